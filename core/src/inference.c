@@ -599,7 +599,10 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->reported_tokens = out->max_tokens;
         out->kv.state_bytes_per_sequence = 0; /* a sequence's attention cache alone */
         const uint64_t tokens = sequence_bytes(out, in, in->context_length, &ovf);
-        out->max_concurrency = tokens ? attention / tokens : out->state_seqs;
+        const uint64_t each = in->sequence_tokens && in->sequence_tokens < in->context_length
+                                  ? sequence_bytes(out, in, in->sequence_tokens, &ovf)
+                                  : tokens;
+        out->max_concurrency = each ? attention / each : out->state_seqs;
         if (out->max_concurrency > out->state_seqs)
             out->max_concurrency = out->state_seqs;
         const uint64_t batch = in->batch_size ? in->batch_size : 1;

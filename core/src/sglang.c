@@ -435,7 +435,7 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                         "sized from the rest, and the sequences at once are at most the slots "
                         "over the slots a request takes - 5 for the classes "
                         "--mamba-radix-cache-strategy auto turns to extra_buffer (Qwen3.5/3.6, "
-                        "Qwen3-Next, Nemotron-H, Falcon-H1, Granite-4.0-H, Ling 2.5), 3 for "
+                        "Qwen3-Next, Nemotron-H, Falcon-H1, Granite-4.0-H, Ling 2.5/3.0), 3 for "
                         "no_buffer (Kimi-Linear, LFM2), 1 without the radix cache (prefix caching "
                         "off, and assumed for the other classes)",
                         "sglang mem_cache/kv_cache_configurator.py _handle_max_mamba_cache, "
@@ -494,7 +494,9 @@ static enum gs_status sglang_speculative(const struct gs_engine_config *c,
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
                             "SGLang has no suffix decoding; its algorithms are mtp (NEXTN), "
                             "eagle, eagle3, draft_model (STANDALONE) and ngram");
-    if (c->spec_method == GS_SPEC_NGRAM && n->assume) {
+    /* NGRAM: no reserve from the 0.5.3 rule on (the 0.4.7 rule reserves 2 GiB for it too) */
+    if (c->spec_method == GS_SPEC_NGRAM &&
+        gs_sglang_release_for(c->version)->rule == GS_SGLANG_RULE_RESERVE && n->assume) {
         n->assume(n->ctx, "speculative_decoding",
                   "SGLang NGRAM: proposed from the prompt and output; no draft weights or cache "
                   "(NGRAMWorker takes the target's pool)",
