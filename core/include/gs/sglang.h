@@ -7,10 +7,13 @@
  * that baseline x (1 - mem_fraction_static). The pool is therefore
  * fraction x (total - context - communication buffers) - weights;
  * activations and CUDA graphs live in the reserve outside the fraction and
- * are not subtracted. Pages are one token (server_args page_size 1).
+ * are not subtracted. Pages are one token (server_args page_size 1). A
+ * hybrid's Mamba / linear-attention states take a pool of their own out of
+ * it first (from 0.5.10: mamba_full_memory_ratio / (1 + ratio), 0.9 by
+ * default, in slots of one sequence's states; gs_engine_ops.state_pool).
  *
- * What changes between releases is the default mem_fraction_static
- * (server_args.py), three rules so far:
+ * What changes between releases is mostly the default mem_fraction_static
+ * (server_args.py), three rules so far, and what else the fraction holds:
  *   - up to 0.4.6: by tensor-parallel size alone (0.88, 0.87 from TP 2, 0.85
  *     from 4, 0.81 from 8, 0.79 from 16);
  *   - 0.4.7 to 0.5.2 (PR #7054, merged 2025-06-10 with the 0.4.7 bump): a
@@ -30,16 +33,17 @@
  *     0.5.10 release notes): the reserve also holds the prefill graphs
  *     (reserve_for_graph_mb): 8 MiB per prefill capture size, 1.5 GiB for an
  *     MLA model, none on ROCm (whose prefill graphs are off by default);
- *   - from 0.5.20 (PR #37898, merged about 2026-09-04; in 0.5.20 by PR
- *     #40346): GPUs under 35 GiB default to chunked_prefill_size 4096 and
- *     cuda_graph_max_bs 48 below TP 4, 160 from it.
  *   - from 0.5.14 (PR #23862, opened 2026-04-27, and PR #28855, 2026-06-21:
  *     0.5.14 was out by 2026-06-27, and its issue #29857 shows the draft's
  *     layers priced into the pool's cell; 0.5.11-0.5.13 may hold part of it):
  *     a speculative draft is budgeted inside the fraction - the target's pool
  *     is sized after the draft has loaded, each token's cell grows by the
  *     draft's layers, and the default reserves nothing more for it
- *     (gs_sglang_draft).
+ *     (gs_sglang_draft);
+ *   - from 0.5.20 (PR #37898, merged about 2026-09-04; in 0.5.20 by PR
+ *     #40346): GPUs under 35 GiB default to chunked_prefill_size 4096 and
+ *     cuda_graph_max_bs 48 below TP 4, 160 from it; the state pool keeps one
+ *     padding slot (PR #32184, 2026-07-23).
  * Not modelled: the opt-in post-capture KV sizing
  * (SGLANG_ENABLE_POST_CAPTURE_KV_SIZING), nor the 0.85 factor of AMD's aiter
  * attention above 8,192 tokens of context (an opt-in backend).
