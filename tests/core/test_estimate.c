@@ -1178,6 +1178,12 @@ static void test_stage_gpus_refused(void **state)
     assert_null(e.serving.engine_refusal);
 }
 
+/* Llama-3.2-1B's shapes: the drafts' standalone model. */
+#define LLAMA_3_2_1B                                                                               \
+    "{\"model_type\":\"llama\",\"hidden_size\":2048,\"num_hidden_layers\":16,"                     \
+    "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"head_dim\":64,"                        \
+    "\"intermediate_size\":8192,\"vocab_size\":128256,\"tie_word_embeddings\":true}"
+
 /* vLLM's eagle3 and draft_model with the draft the request names.
  * An EAGLE-3 head for Llama-3.1-8B (config.json: hidden 4096, 1 layer, 32
  * heads, 8 KV heads, intermediate 14336, draft_vocab_size 32000), bf16, TP 1
@@ -1215,10 +1221,7 @@ static void test_speculative_drafts(void **state)
 
     const struct gs_arch l70 = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
     const struct gs_model_spec big = fixture_spec(&l70);
-    const struct gs_arch l1 = fixture_arch(
-        "{\"model_type\":\"llama\",\"hidden_size\":2048,\"num_hidden_layers\":16,"
-        "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"head_dim\":64,"
-        "\"intermediate_size\":8192,\"vocab_size\":128256,\"tie_word_embeddings\":true}");
+    const struct gs_arch l1 = fixture_arch(LLAMA_3_2_1B);
     const struct gs_draft small = {&l1, GS_WF_BF16, 0, 0, 0};
     w.parallelism.tensor = 4;
     w.serving.engine.spec_method = GS_SPEC_NONE;
@@ -1275,12 +1278,8 @@ static void test_sglang_draft_in_fraction(void **state)
     const struct gs_model_spec m = fixture_spec(&target);
     const struct gs_arch head = fixture_llama(4096, 1, 32, 8, 14336, 128256, false);
     const struct gs_draft eagle3 = {&head, GS_WF_BF16, 0, 32000, 0};
-    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
-    w.serving.present = true;
-    w.serving.batch_size = 1;
-    w.serving.context_length = 8192;
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 1, 85061827297ULL);
     w.serving.engine.engine = GS_ENGINE_SGLANG;
-    w.gpu.total_bytes = 85061827297ULL;
     static struct gs_estimate plain, e;
     assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
     w.serving.engine.spec_method = GS_SPEC_EAGLE3;
@@ -1334,10 +1333,7 @@ static void test_sglang_draft_in_fraction(void **state)
 
     const struct gs_arch l70 = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
     const struct gs_model_spec big = fixture_spec(&l70);
-    const struct gs_arch l1 = fixture_arch(
-        "{\"model_type\":\"llama\",\"hidden_size\":2048,\"num_hidden_layers\":16,"
-        "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"head_dim\":64,"
-        "\"intermediate_size\":8192,\"vocab_size\":128256,\"tie_word_embeddings\":true}");
+    const struct gs_arch l1 = fixture_arch(LLAMA_3_2_1B);
     const struct gs_draft small = {&l1, GS_WF_BF16, 0, 0, 0};
     w.parallelism.tensor = 4;
     w.gpu.total_bytes = 85061827297ULL;
@@ -1371,12 +1367,8 @@ static void test_sglang_state_pool(void **state)
     (void)state;
     const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
     const struct gs_model_spec m = fixture_spec(&q27);
-    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
-    w.serving.present = true;
-    w.serving.batch_size = 1;
-    w.serving.context_length = 8192;
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL); /* H200 */
     w.serving.engine.engine = GS_ENGINE_SGLANG;
-    w.gpu.total_bytes = 150754820096ULL; /* H200 */
     static struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     const struct gs_inference_result *r = &e.serving;
@@ -1437,14 +1429,10 @@ static void test_fixes_keep_the_draft(void **state)
     const struct gs_arch head = fixture_llama(8192, 1, 64, 8, 28672, 128256, false);
     const struct gs_draft eagle3 = {&head, GS_WF_BF16, 0, 32000, 0};
     for (int engine = 0; engine < 2; engine++) {
-        struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
-        w.serving.present = true;
-        w.serving.batch_size = 64;
-        w.serving.context_length = 8192;
+        struct gs_workload w = fixture_vllm_workload(64, 8192, 1, 85061827297ULL);
         w.serving.engine.engine = engine ? GS_ENGINE_SGLANG : GS_ENGINE_VLLM;
         w.serving.engine.spec_method = GS_SPEC_EAGLE3;
         w.serving.draft = &eagle3;
-        w.gpu.total_bytes = 85061827297ULL;
         static struct gs_estimate e, at;
         assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
         assert_false(e.serving.starts);
