@@ -546,26 +546,25 @@ static enum gs_status sglang_draft_weights(const struct gs_model_spec *m,
                  "own pool takes the same number of tokens",
                  "sglang model_executor/pool_configurator.py (EAGLE/STANDALONE cell scaling); "
                  "spec_aux_hidden_state.py eagle_draft_num_layers");
-    struct gs_kv_layout kv;
-    if (gs_kv_layout_for(&m->arch, w->serving.kv_dtype, 2, t, 1, &kv, NULL) == GS_OK &&
-        kv.recurrent_layers)
+    struct gs_kv_layout target, draft;
+    if (gs_kv_layout_for(&m->arch, w->serving.kv_dtype, 2, t, 1, &target, NULL) != GS_OK)
+        return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits")
+                   : GS_OK;
+    if (target.recurrent_layers)
         warn(e, "speculative_state_not_modeled",
              "SGLang also takes the draft's intermediate linear-attention (Mamba) states, "
              "speculative_num_draft_tokens a running request, from the pool before it is "
              "split; gpusizer does not size them, so the pool here is larger by that much");
-    if (w->serving.engine.spec_method == GS_SPEC_DRAFT_MODEL &&
-        gs_kv_layout_for(w->serving.draft->arch, w->serving.kv_dtype, 2, t, 1, &kv, NULL) ==
-            GS_OK) {
-        struct gs_kv_layout target;
-        if (gs_kv_layout_for(&m->arch, w->serving.kv_dtype, 2, t, 1, &target, NULL) == GS_OK &&
-            target.full_layers && kv.full_layers &&
-            kv.full_token_bytes / kv.full_layers != target.full_token_bytes / target.full_layers)
-            warn(e, "draft_cache_priced_as_target",
-                 "SGLang prices each of the draft's layers like one of the target's when it sizes "
-                 "the pool (pool_configurator.py: \"Assumes draft and target share the same "
-                 "per-layer KV size\"); this draft's layers hold another size, so its own pool "
-                 "takes more or less memory than the pool priced for it");
-    }
+    if (w->serving.engine.spec_method == GS_SPEC_DRAFT_MODEL && target.full_layers &&
+        gs_kv_layout_for(w->serving.draft->arch, w->serving.kv_dtype, 2, t, 1, &draft, NULL) ==
+            GS_OK &&
+        draft.full_layers &&
+        draft.full_token_bytes / draft.full_layers != target.full_token_bytes / target.full_layers)
+        warn(e, "draft_cache_priced_as_target",
+             "SGLang prices each of the draft's layers like one of the target's when it sizes "
+             "the pool (pool_configurator.py: \"Assumes draft and target share the same "
+             "per-layer KV size\"); this draft's layers hold another size, so its own pool "
+             "takes more or less memory than the pool priced for it");
     return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
 }
 

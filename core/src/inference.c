@@ -92,23 +92,26 @@ static uint64_t attention_token_bytes(const struct gs_block *b, enum gs_kv_dtype
     return bytes;
 }
 
-/* MambaSpec: the conv window (channels x (kernel - 1)) in the model dtype
- * and the recurrent state (heads x rows x cols), channels and heads split
- * by tensor parallelism (vLLM MambaStateShapeCalculator). */
-static uint64_t state_bytes(const struct gs_recurrent *r, uint64_t e, uint64_t t, bool *ovf)
+/* One layer's state: the conv window (channels x (kernel - 1)) in `conv_bytes` an element and
+ * the recurrent state (heads x rows x cols) in `state_bytes` (each 0: the config's
+ * config_state_bytes, else fp32 where fp32_state, else the model dtype `e`), channels and heads
+ * split by tensor parallelism (vLLM MambaStateShapeCalculator, SGLang Mamba2StateShape). */
+static uint64_t state_bytes(const struct gs_recurrent *r, uint64_t e, uint64_t conv_bytes,
+                            uint64_t state_element, uint64_t t, bool *ovf)
 {
-    const uint64_t conv = gs_mul(gs_mul(ceil_div(r->conv_channels, t),
-                                        r->conv_kernel ? r->conv_kernel - 1 : 0, ovf),
-                                 e, ovf);
+    const uint64_t conv =
+        gs_mul(gs_mul(ceil_div(r->conv_channels, t), r->conv_kernel ? r->conv_kernel - 1 : 0, ovf),
+               conv_bytes ? conv_bytes : e, ovf);
+    const uint64_t element = state_element
+                                 ? (r->config_state_bytes ? r->config_state_bytes : state_element)
+                                 : (r->fp32_state ? 4 : e);
     const uint64_t state = gs_mul(gs_mul(ceil_div(r->state_heads, t), r->state_rows, ovf),
-                                  gs_mul(r->state_cols ? r->state_cols : 1,
-                                         r->fp32_state ? 4 : e, ovf),
-                                  ovf);
+                                  gs_mul(r->state_cols ? r->state_cols : 1, element, ovf), ovf);
     return gs_add(conv, state, ovf);
 }
 
 uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, uint64_t conv_bytes,
-                           uint64_t state_bytes, uint64_t *layers, bool *ovf)
+                           uint64_t state_element, uint64_t *layers, bool *ovf)
 {
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
@@ -118,15 +121,10 @@ uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, uint64_t conv_by
         const struct gs_recurrent *r = &a->blocks[i].rec;
         if (counts[i] == 0 || (r->conv_channels == 0 && r->state_heads == 0))
             continue;
-        const uint64_t conv = gs_mul(
-            gs_mul(ceil_div(r->conv_channels, t), r->conv_kernel ? r->conv_kernel - 1 : 0, ovf),
-            conv_bytes, ovf);
-        const uint64_t state =
-            gs_mul(gs_mul(ceil_div(r->state_heads, t), r->state_rows, ovf),
-                   gs_mul(r->state_cols ? r->state_cols : 1,
-                          r->config_state_bytes ? r->config_state_bytes : state_bytes, ovf),
-                   ovf);
-        sum = gs_add(sum, gs_mul(gs_add(conv, state, ovf), counts[i], ovf), ovf);
+        sum = gs_add(
+            sum,
+            gs_mul(state_bytes(r, conv_bytes, conv_bytes, state_element, t, ovf), counts[i], ovf),
+            ovf);
         *layers += counts[i];
     }
     return sum;
@@ -170,9 +168,9 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
             out->state_delta_rule = b->rec.delta_rule &&
                                     (out->recurrent_layers == 0 || out->state_delta_rule);
             out->recurrent_layers += n;
-            out->state_bytes_per_sequence = gs_add(out->state_bytes_per_sequence,
-                                                   gs_mul(state_bytes(&b->rec, m, t, ovf), n, ovf),
-                                                   ovf);
+            out->state_bytes_per_sequence =
+                gs_add(out->state_bytes_per_sequence,
+                       gs_mul(state_bytes(&b->rec, m, 0, 0, t, ovf), n, ovf), ovf);
             if (b->rec.conv_kernel)
                 out->conv_row_bytes =
                     gs_add(out->conv_row_bytes,

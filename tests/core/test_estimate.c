@@ -1359,6 +1359,7 @@ static void test_sglang_draft_in_fraction(void **state)
  *     slots = (kv x 9 / 19 - slot) / slot, (slots + 1) x slot taken, tokens = the rest / 65,536,
  *     sequences at once slots / 5 (prefix caching off: slots); 0.5.14, before the padding slot,
  *     slots = kv x 9 / 19 / slot, slots x slot taken.
+ *   - Kimi-Linear (a no_buffer class): slots / 3 sequences at once.
  *   - Qwen3-Next-80B (no mamba_ssm_dtype) at TP 1: 36 x (8,192 x 3 x 2 + 32 x 128 x 128 x 4) =
  *     77,266,944 bytes a slot under SGLang, where vLLM keeps the state in the model dtype
  *     (36 x (49,152 + 1,048,576) = 39,518,208). */
@@ -1414,6 +1415,15 @@ static void test_sglang_state_pool(void **state)
     w.serving.engine.engine = GS_ENGINE_VLLM;
     assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
     assert_int_equal(e.serving.kv.state_bytes_per_sequence, 39518208ULL);
+
+    /* a no_buffer class: Kimi-Linear's requests take 3 slots each */
+    const struct gs_arch kimi =
+        fixture_arch_file("kimi_linear/moonshotai__Kimi-Linear-48B-A3B-Instruct.json");
+    const struct gs_model_spec km = fixture_spec(&kimi);
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    assert_int_equal(gs_estimate_compute(&km, &w, &e, NULL), GS_OK);
+    assert_true(e.serving.state_slots > 3);
+    assert_int_equal(e.serving.state_seqs, e.serving.state_slots / 3);
 }
 
 /* A fix that moves to more GPUs or to int4 weights keeps the draft: its figures are the estimate

@@ -134,10 +134,10 @@ enum gs_status gs_kv_layout_memo(const struct gs_arch *arch, enum gs_kv_dtype dt
 
 /* One sequence's recurrent states over every layer of `arch` with a state, split over `tensor`
  * ranks, as an engine that keeps the conv windows in `conv_bytes` an element and the recurrent
- * states in the config's dtype (gs_recurrent.config_state_bytes) or else `state_bytes` keeps
- * them; *layers gets the layers counted. */
+ * states in the config's dtype (gs_recurrent.config_state_bytes) or else `state_element`
+ * bytes keeps them (both > 0); *layers gets the layers counted. */
 uint64_t gs_kv_state_bytes(const struct gs_arch *arch, uint64_t tensor, uint64_t conv_bytes,
-                           uint64_t state_bytes, uint64_t *layers, bool *ovf);
+                           uint64_t state_element, uint64_t *layers, bool *ovf);
 
 /* Paged bytes one sequence of `context` tokens (with `encoder_tokens` for
  * cross-attention) holds, in blocks of `block_size`: full layers and the
