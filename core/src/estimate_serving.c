@@ -346,9 +346,11 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->expert = w->parallelism.expert;
     in->expert_cross_node = w->parallelism.expert > per_node;
     in->engine = w->serving.engine;
-    /* SpeculativeConfig.__post_init__: without num_speculative_tokens, mtp proposes as many as
-     * the drafter predicts (n_predict: the model's MTP layers; a Gemma 4 assistant 1) */
-    if (in->engine.spec_method == GS_SPEC_MTP && in->engine.spec_tokens == 0)
+    /* vLLM's SpeculativeConfig.__post_init__: without num_speculative_tokens, mtp proposes as
+     * many as the drafter predicts (n_predict: the model's MTP layers; a Gemma 4 assistant 1);
+     * SGLang chooses its own (sglang.c speculative_draft_tokens) */
+    if (gs_engine_ops_for(in->engine.engine)->spec == GS_ENGINE_SPEC_IN_BUDGET &&
+        in->engine.spec_method == GS_SPEC_MTP && in->engine.spec_tokens == 0)
         in->engine.spec_tokens = w->serving.draft != NULL ? 1 : gs_weights_mtp_layers(&m->arch);
     draft_cache(m, w, t, in);
 }
@@ -550,11 +552,6 @@ static enum gs_status sglang_draft_weights(const struct gs_model_spec *m,
     if (gs_kv_layout_for(&m->arch, w->serving.kv_dtype, 2, t, 1, &target, NULL) != GS_OK)
         return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits")
                    : GS_OK;
-    if (target.recurrent_layers)
-        warn(e, "speculative_state_not_modeled",
-             "SGLang also takes the draft's intermediate linear-attention (Mamba) states, "
-             "speculative_num_draft_tokens a running request, from the pool before it is "
-             "split; gpusizer does not size them, so the pool here is larger by that much");
     if (w->serving.engine.spec_method == GS_SPEC_DRAFT_MODEL && target.full_layers &&
         gs_kv_layout_for(w->serving.draft->arch, w->serving.kv_dtype, 2, t, 1, &draft, NULL) ==
             GS_OK &&
@@ -972,10 +969,8 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
         warn(e, "requests_queue",
              "the KV cache holds fewer sequences at this context than the requested batch; the "
              "engine will queue the rest");
-    if (ops->queues_past_max_num_seqs && w->serving.batch_size > r->max_num_seqs)
-        warn(e, "batch_exceeds_max_num_seqs",
-             "the batch is larger than max_num_seqs, so vLLM runs at most max_num_seqs "
-             "sequences at a time whatever the KV cache holds");
+    if (r->seqs_cap != NULL && w->serving.batch_size > r->max_num_seqs)
+        warn(e, "batch_exceeds_max_num_seqs", r->seqs_cap);
 }
 
 /* The fixes that hold the batch first, then those that let the engine start, each group in

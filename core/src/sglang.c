@@ -20,30 +20,30 @@ static const struct gs_sglang_release releases[] = {
      "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
      "which depends on the tensor parallelism size\"); SGLang 0.4.3 logs mem_fraction_static=0.85 "
      "at TP 4",
-     false, false, false, false, false, false},
+     false, false, false, false, false, false, false},
     {403, "0.4.3", GS_SGLANG_RULE_TENSOR, 4,
      "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel rope\" "
      "(merged 2025-01-27; first release estimated as 0.4.3): layers/rotary_embedding.py keeps "
      "cos_sin_cache in fp32 on CUDA",
-     false, false, false, false, false, false},
+     false, false, false, false, false, false, false},
     {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS, 4,
      "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" (merged "
      "2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU class and "
      "tp_size x pp_size",
-     false, false, false, false, false, false},
+     false, false, false, false, false, false, false},
     {501, "0.5.1", GS_SGLANG_RULE_GPU_CLASS, 4,
      "as 0.4.7, and fp8 linears on Marlin's weight-only kernel on GPUs of compute capability "
      "8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged 2025-08-19, first "
      "release estimated as 0.5.1: quantization/fp8_utils.py can_auto_enable_marlin_fp8; "
      "marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
-     false, false, true, false, false, false},
+     false, false, true, false, false, false, false},
     {503, "0.5.3", GS_SGLANG_RULE_RESERVE, 4,
      "sglang PR #10975 \"Use more general heuristics to set the default value of "
      "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
      "verl PR #3613): server_args._handle_gpu_memory_settings; the same tiers and terms at "
      "0.5.16 but for the prefill graphs (NVIDIA aiconfigurator sglang_backend.py, "
      "derive_sglang_mem_fraction_static, mirrors server_args.py @0.5.16 without them)",
-     false, false, true, false, false, false},
+     false, false, true, false, false, false, false},
     {510, "0.5.10", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.3, and piecewise CUDA graphs on by default (PR #16331, in the 0.5.10 release "
      "notes): server_args reserve_for_graph_mb adds 8 MiB per prefill capture size "
@@ -51,22 +51,25 @@ static const struct gs_sglang_release releases[] = {
      "model, none on ROCm; hybrids' Mamba / linear-attention states in a pool of their own, "
      "mamba_full_memory_ratio / (1 + ratio) of the budget, 0.9 by default (PR #11679, "
      "2025-10-15; kv_cache_configurator.py _handle_max_mamba_cache)",
-     true, false, true, false, true, false},
+     true, false, true, false, true, false, false},
     {514, "0.5.14", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.10, and a speculative draft budgeted inside mem_fraction_static: PR #23862 "
      "(opened 2026-04-27: \"Remove the 4 GB / 6 GB heuristic reservation\", the target's "
      "pool sized once the draft has loaded) and PR #28855 (2026-06-21: \"account draft "
      "weights in --mem-fraction-static\"); kv_cache_configurator.py _profile_available_bytes, "
-     "pool_configurator.py (the cell x (1 + draft layers / layers)); 0.5.14 was out by "
-     "2026-06-27 and its issue #29857 shows the draft-layer cell; first release estimated",
-     true, false, true, true, true, false},
+     "pool_configurator.py (the cell x (1 + draft layers / layers)); on hybrids the draft's "
+     "intermediate states, speculative_num_draft_tokens a running request, solved with the "
+     "state pool (_handle_max_mamba_cache's joint solve, in the configurator of May 2026); "
+     "0.5.14 was out by 2026-06-27 and its issue #29857 shows the draft-layer cell; first "
+     "release estimated",
+     true, false, true, true, true, false, true},
     {520, "0.5.20", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.14, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
      "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about 2026-09-04; "
      "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings); the "
      "state pool's padding slot (PR #32184, merged 2026-07-23; in main of September 2026, "
      "releases 0.5.16-0.5.19 not established)",
-     true, true, true, true, true, true},
+     true, true, true, true, true, true, true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -261,10 +264,27 @@ uint64_t gs_sglang_preload_bytes(enum gs_link link, uint64_t tensor, bool cross_
     return GS_CUDA_CONTEXT_BYTES + gs_runtime_comm_bytes(link, tensor, cross_node);
 }
 
+/* --max-running-requests under speculative decoding when the request names none: every
+ * draft hook sets it ("Max running requests is reset to 48 for speculative decoding",
+ * arg_groups/speculative_hook.py _handle_eagle_family, _handle_ngram; server_args.py
+ * __post_init__ for EAGLE and EAGLE-3 since 2025). */
+#define SPEC_RUNNING_REQUESTS 48
+
 static void sglang_defaults(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
-    out->sglang_release = gs_sglang_release_for(in->engine.version);
+    const struct gs_engine_config *c = &in->engine;
+    out->sglang_release = gs_sglang_release_for(c->version);
     gs_engine_server_batch_defaults(in, out);
+    /* max_num_seqs names --max-running-requests; without it SGLang's own bound
+     * (resolve_max_num_reqs: at least 2,048, at most tokens / 2) is no tighter than the cache,
+     * and gpusizer keeps the batch defaults above for the activation profile it shows */
+    if (c->spec_method != GS_SPEC_NONE || c->max_num_seqs) {
+        out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : SPEC_RUNNING_REQUESTS;
+        out->seqs_cap = "the batch is larger than max_num_seqs (SGLang's "
+                        "--max-running-requests, 48 by default under speculative decoding), so "
+                        "SGLang runs at most that many requests at a time whatever the KV cache "
+                        "holds";
+    }
 }
 
 /* The activation peak follows vLLM's latest modelled profile (SGLang's own is not modelled;
@@ -389,28 +409,84 @@ static uint64_t state_slots_per_request(const struct gs_inference_input *in)
     return 1;
 }
 
-/* kv_cache_configurator.py _handle_max_mamba_cache, the ratio arm (no --max-mamba-cache-size):
- * the states get mamba_full_memory_ratio / (1 + ratio) of what the fraction leaves, 0.9 / 1.9
- * by default, in slots of one sequence's states (the conv windows and recurrent states of every
- * linear layer on this GPU), one more as padding (PR #32184: max_mamba_cache_size =
- * (budget - slot) // slot, (max_mamba_cache_size + 1) slots allocated); the attention cache
- * is sized from the rest, and max_running_requests is capped at slots / slots a request. */
+/* The tokens a speculative step verifies, speculative_num_draft_tokens (D): with
+ * num_speculative_tokens k, --speculative-num-steps k at --speculative-eagle-topk 1, which
+ * verifies k + 1 ("speculative_num_draft_tokens is adjusted to speculative_num_steps + 1 when
+ * speculative_eagle_topk == 1"); without it NGRAM's 12 (_handle_ngram) and the others'
+ * _auto_choose_speculative_params (arg_groups/speculative_hook.py, main of September 2026):
+ * (steps, topk, draft tokens) (3, 1, 4) for STANDALONE and every class but Llama's and
+ * Grok's, (5, 4, 8) for those. */
+static uint64_t speculative_draft_tokens(const struct gs_inference_input *in)
+{
+    static const char *const wide_tree_classes[] = {"LlamaForCausalLM", "Grok1ForCausalLM",
+                                                    "Grok1VForCausalLM", NULL};
+    const struct gs_engine_config *c = &in->engine;
+    if (c->spec_tokens)
+        return c->spec_tokens + 1;
+    if (c->spec_method == GS_SPEC_NGRAM)
+        return 12;
+    if (c->spec_method != GS_SPEC_DRAFT_MODEL && gs_arch_class_in(in->arch, wide_tree_classes))
+        return 8;
+    return 4;
+}
+
+/* kv_cache_configurator.py _handle_max_mamba_cache: the states get mamba_full_memory_ratio /
+ * (1 + ratio) of what the fraction leaves, 0.9 / 1.9 by default, in slots of one sequence's
+ * states P (the conv windows and recurrent states of every linear layer on this GPU), one more
+ * as padding from PR #32184; the attention cache is sized from the rest, and
+ * max_running_requests is capped at slots / the slots a request takes (S, resolve_max_num_reqs).
+ * Under speculative decoding (release state_spec_joint) each running request also holds its
+ * draft's intermediate states, D of them: with the radix cache the slots K are solved with them,
+ * (K [+ 1]) P + (K / S [+ 1]) D P = the budget, and D P x (min(max_running_requests, K / S)
+ * [+ 1]) is reserved; without it max_running_requests (48 under speculative decoding) is the
+ * slot count itself, K = R, whatever the budget. Sizes per data-parallel attention worker:
+ * max_running_requests // attn_dp_size. */
 static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                               uint64_t available, uint64_t *attention)
 {
+    const struct gs_sglang_release *rel = out->sglang_release;
     const uint64_t slot = out->kv.state_bytes_per_sequence;
-    if (out->sglang_release == NULL || !out->sglang_release->state_pool || slot == 0 ||
+    if (rel == NULL || !rel->state_pool || slot == 0 ||
         out->kv.full_layers + out->kv.window_layers == 0)
         return false;
     bool ovf = false;
+    const struct gs_engine_config *c = &in->engine;
+    const uint64_t t = in->tensor ? in->tensor : 1;
+    const uint64_t dp = in->expert > t ? in->expert / t : 1; /* as sglang_pool reads it */
+    const uint64_t per_request = state_slots_per_request(in);
+    const bool pad = rel->state_pad_slot;
+    const bool spec = rel->state_spec_joint && c->spec_method != GS_SPEC_NONE;
+    /* max_running_requests per worker where it is set (given, or by the speculative hooks) */
+    const uint64_t running = out->seqs_cap != NULL ? out->max_num_seqs / dp : 0;
+    const uint64_t d = spec ? speculative_draft_tokens(in) : 0;
     const uint64_t budget = gs_mul(available / 19, 9, &ovf) + available % 19 * 9 / 19;
-    const bool pad = out->sglang_release->state_pad_slot;
-    const uint64_t slots = pad ? (budget > slot ? (budget - slot) / slot : 0) : budget / slot;
+    uint64_t slots, holding = 0; /* K; the requests whose intermediate states are reserved */
+    if (rel->state_spec_joint && c->prefix_caching == GS_CHUNKED_PREFILL_OFF && running) {
+        slots = running; /* "disable_radix_cache and max_running_requests is not None" */
+        holding = slots;
+    } else if (spec) {
+        /* int((budget - P (1 + D)) // (P (1 + D / S))), 1 + D / S = (S + D) / S */
+        const uint64_t fixed = pad ? gs_mul(slot, 1 + d, &ovf) : 0;
+        const uint64_t per_slot = gs_mul(slot, per_request + d, &ovf);
+        slots =
+            budget > fixed && per_slot ? gs_mul(budget - fixed, per_request, &ovf) / per_slot : 0;
+        holding = slots / per_request;
+        if (running && holding > running)
+            holding = running;
+    } else {
+        slots = pad ? (budget > slot ? (budget - slot) / slot : 0) : budget / slot;
+    }
     /* none: "Not enough GPU memory for hybrid ... state cache" at startup */
     out->state_slots = slots;
     out->state_pool_bytes = slots ? gs_mul(pad ? slots + 1 : slots, slot, &ovf) : 0;
-    out->state_seqs = slots / state_slots_per_request(in);
-    *attention = available > out->state_pool_bytes ? available - out->state_pool_bytes : 0;
+    out->state_spec_tokens = d;
+    out->state_spec_bytes =
+        spec ? gs_mul(gs_mul(slot, pad ? holding + 1 : holding, &ovf), d, &ovf) : 0;
+    out->state_seqs = slots / per_request;
+    if (running && out->state_seqs > running)
+        out->state_seqs = running;
+    const uint64_t taken = gs_add(out->state_pool_bytes, out->state_spec_bytes, &ovf);
+    *attention = !ovf && available > taken ? available - taken : 0;
     return true;
 }
 
@@ -448,6 +524,38 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                         "sized",
                         "sglang mem_cache/memory_pool.py MambaPool; configs/mamba_utils.py");
     }
+    if (r->state_spec_bytes && n->assume_value) {
+        n->assume_value(n->ctx, "speculative_num_draft_tokens", r->state_spec_tokens,
+                        "SGLang: the tokens a speculative step verifies, whose intermediate "
+                        "linear-attention states each running request keeps - "
+                        "num_speculative_tokens + 1 (--speculative-num-steps at top-k 1), else "
+                        "the engine's choice: 12 for ngram, 8 for Llama and Grok targets under "
+                        "eagle, eagle3 and mtp, 4 for the others and for draft_model",
+                        "sglang arg_groups/speculative_hook.py _auto_choose_speculative_params, "
+                        "_handle_eagle_family, _handle_ngram");
+        n->assume_value(n->ctx, "speculative_state_bytes", r->state_spec_bytes,
+                        "SGLang: the draft's intermediate linear-attention states on each GPU - "
+                        "one sequence's states x speculative_num_draft_tokens for each request "
+                        "that runs at once (at most max_num_seqs, and one more with the padding "
+                        "slot) - solved with the state pool and taken from budget.kv_bytes "
+                        "before the attention cache is sized",
+                        "sglang mem_cache/kv_cache_configurator.py _handle_max_mamba_cache; "
+                        "memory_pool.py MambaPool (intermediate_ssm_state_cache, "
+                        "intermediate_conv_window_cache)");
+    }
+    if (r->state_pool_bytes && c->spec_method != GS_SPEC_NONE &&
+        !r->sglang_release->state_spec_joint && n->warn)
+        n->warn(n->ctx, "speculative_state_not_modeled",
+                "SGLang also takes the draft's intermediate linear-attention (Mamba) states, "
+                "speculative_num_draft_tokens a running request, from the pool before it is "
+                "split; gpusizer has not read this release's rule for them, so the pool here is "
+                "larger by that much");
+    if (c->spec_method != GS_SPEC_NONE && !c->max_num_seqs && n->assume_value)
+        n->assume_value(n->ctx, "max_running_requests", r->max_num_seqs,
+                        "SGLang under speculative decoding runs at most 48 requests at a time "
+                        "unless --max-running-requests (max_num_seqs) says otherwise",
+                        "sglang arg_groups/speculative_hook.py (\"Max running requests is "
+                        "reset to 48 for speculative decoding\")");
 }
 
 static const char *sglang_layout_detail(const struct gs_inference_result *r, uint8_t hw,

@@ -973,6 +973,8 @@ static void vllm_defaults(const struct gs_inference_input *in, struct gs_inferen
     gs_vllm_profile(out->release, &pin, &prof);
     out->max_num_batched_tokens = prof.tokens;
     out->max_num_seqs = prof.seqs;
+    out->seqs_cap = "the batch is larger than max_num_seqs, so vLLM runs at most max_num_seqs "
+                    "sequences at a time whatever the KV cache holds";
     out->chunked_prefill = prof.chunked_prefill;
     const uint8_t f = in->weight_format;
     out->loader_removed = !out->release->bitsandbytes &&
@@ -1889,7 +1891,6 @@ const struct gs_engine_ops gs_engine_vllm = {
     .cpu_offload = true,
     .sizes_each_stage = true,
     .slack_in_non_torch = true,
-    .queues_past_max_num_seqs = true,
     .refuses_long_context = true,
     .spec = GS_ENGINE_SPEC_IN_BUDGET,
     .defaults = vllm_defaults,

@@ -1329,7 +1329,7 @@ static void test_sglang_draft_in_fraction(void **state)
     assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 849398784ULL);
     assert_int_equal(e.serving.budget.draft_transient_bytes, 5085593600ULL);
     assert_int_equal(e.serving.kv.bytes_per_token, 17 * 4096);
-    assert_true(estimate_warned(&e, "speculative_state_not_modeled"));
+    assert_false(estimate_warned(&e, "speculative_state_not_modeled")); /* sized: below */
 
     const struct gs_arch l70 = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
     const struct gs_model_spec big = fixture_spec(&l70);
@@ -1424,6 +1424,91 @@ static void test_sglang_state_pool(void **state)
     assert_int_equal(gs_estimate_compute(&km, &w, &e, NULL), GS_OK);
     assert_true(e.serving.state_slots > 3);
     assert_int_equal(e.serving.state_seqs, e.serving.state_slots / 3);
+}
+
+/* SGLang under speculative decoding (kv_cache_configurator.py _handle_max_mamba_cache,
+ * arg_groups/speculative_hook.py): each running request of a hybrid also keeps its draft's
+ * intermediate states, D = speculative_num_draft_tokens of one sequence's states P, solved with
+ * the state pool: K = (budget - P (1 + D)) x S / (P (S + D)) slots (budget = 9/19 of the pool,
+ * S = 5 slots a request for Qwen3.5, D = 4 by _auto_choose_speculative_params), then
+ * (min(48, K / S) + 1) x D x P reserved beside (K + 1) x P; max_running_requests is 48 unless
+ * given. Qwen3.5-27B with NEXTN on one H200 at 8,192 tokens. */
+static void test_sglang_spec_states(void **state)
+{
+    (void)state;
+    const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec m = fixture_spec(&q27);
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL); /* H200 */
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    static struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const struct gs_inference_result *r = &e.serving;
+    const uint64_t p = 153944064ULL, s = 5;
+    uint64_t kv = (uint64_t)r->budget.kv_bytes;
+    uint64_t budget = kv / 19 * 9 + kv % 19 * 9 / 19;
+    uint64_t k = (budget - p * 5) * s / (p * (s + 4));
+    assert_true(k / s < 48);
+    assert_int_equal(r->max_num_seqs, 48);
+    assert_int_equal(r->state_spec_tokens, 4);
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_pool_bytes, (k + 1) * p);
+    assert_int_equal(r->state_spec_bytes, (k / s + 1) * 4 * p);
+    assert_true(r->state_pool_bytes + r->state_spec_bytes <= budget);
+    assert_int_equal(r->state_seqs, k / s);
+    assert_int_equal(r->max_tokens, (kv - (k + 1) * p - (k / s + 1) * 4 * p) / (17 * 4096));
+    assert_false(estimate_warned(&e, "speculative_state_not_modeled"));
+
+    /* num_speculative_tokens 2 verifies 3; max_num_seqs 16 bounds the requests at once */
+    w.serving.engine.spec_tokens = 2;
+    w.serving.engine.max_num_seqs = 16;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    k = (budget - p * 4) * s / (p * (s + 3));
+    assert_true(k / s > 16);
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_spec_bytes, 17 * 3 * p);
+    assert_int_equal(r->state_seqs, 16);
+
+    /* without the radix cache max_running_requests is the slot count: 48 slots, 49 x 4 held */
+    w.serving.engine.spec_tokens = 0;
+    w.serving.engine.max_num_seqs = 0;
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_OFF;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_slots, 48);
+    assert_int_equal(r->state_pool_bytes, 49 * p);
+    assert_int_equal(r->state_spec_bytes, 49 * 4 * p);
+    assert_int_equal(r->state_seqs, 48);
+
+    /* 0.5.14: the joint solve without the padding slot */
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_DEFAULT;
+    w.serving.engine.version = 514;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    budget = kv / 19 * 9 + kv % 19 * 9 / 19;
+    k = budget * s / (p * (s + 4));
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_pool_bytes, k * p);
+    assert_int_equal(r->state_spec_bytes, k / s * 4 * p);
+
+    /* 0.5.10's rule for them was not read: the pool alone, and a warning */
+    w.serving.engine.version = 510;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_spec_bytes, 0);
+    assert_true(estimate_warned(&e, "speculative_state_not_modeled"));
+
+    /* the 48 bound any SGLang target under speculative decoding: a batch of 64 queues */
+    const struct gs_arch l8 = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    const struct gs_model_spec lm = fixture_spec(&l8);
+    w.serving.engine.version = 0;
+    w.serving.engine.spec_method = GS_SPEC_NGRAM;
+    w.serving.batch_size = 64;
+    w.serving.context_length = 1024;
+    assert_int_equal(gs_estimate_compute(&lm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->max_num_seqs, 48);
+    assert_true(estimate_warned(&e, "batch_exceeds_max_num_seqs"));
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    assert_int_equal(gs_estimate_compute(&lm, &w, &e, NULL), GS_OK);
+    assert_false(estimate_warned(&e, "batch_exceeds_max_num_seqs"));
 }
 
 /* A fix that moves to more GPUs or to int4 weights keeps the draft: its figures are the estimate
@@ -1770,6 +1855,7 @@ int main(void)
         cmocka_unit_test(test_sglang_draft_in_fraction),
         cmocka_unit_test(test_fixes_keep_the_draft),
         cmocka_unit_test(test_sglang_state_pool),
+        cmocka_unit_test(test_sglang_spec_states),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),

@@ -70,7 +70,6 @@ struct gs_engine_ops {
     bool no_pipeline;          /* shards over tensor ranks only: no pipeline stages (TGI) */
     bool slack_in_non_torch;   /* the allocator's rounding of the weights, where it counts, is
                                   in its non-torch term rather than in the weights */
-    bool queues_past_max_num_seqs; /* runs at most max_num_seqs sequences at a time */
     bool refuses_long_context; /* refuses a context above the model's max_model_len */
     bool lowers_long_context;  /* starts with its maximum sequence length lowered to what the
                                   cache holds where one sequence of the context does not fit
@@ -82,8 +81,9 @@ struct gs_engine_ops {
     uint32_t first_unread;
     const char *unread_detail;
 
-    /* out->block_size, max_num_batched_tokens, max_num_seqs and the release rules
-     * (out->release, out->sglang_release) from the request and the engine's defaults. */
+    /* out->block_size, max_num_batched_tokens, max_num_seqs (and seqs_cap where that number
+     * bounds the sequences running at once) and the release rules (out->release,
+     * out->sglang_release) from the request and the engine's defaults. */
     void (*defaults)(const struct gs_inference_input *in, struct gs_inference_result *out);
     /* Optional: the engine's own view of out->kv - out->pages (and the block size it implies)
      * for layouts whose blocks are not block_size tokens of every layer alike (vLLM), the

@@ -323,6 +323,9 @@ struct gs_inference_result {
     uint64_t kv_groups, kv_group_layers;   /* vLLM's hybrid allocator: groups, layers per group */
     struct gs_kv_layout kv;
     uint64_t block_size, max_num_batched_tokens, max_num_seqs;
+    const char *seqs_cap;         /* where max_num_seqs bounds the sequences the engine runs at
+                                     once whatever the cache holds, what it is (the warning
+                                     batch_exceeds_max_num_seqs); NULL where it does not */
     uint64_t kv_needed_bytes;     /* batch x one sequence at the context */
     bool has_budget;              /* a GPU was named: budget.kv_bytes and below are set */
     struct gs_budget budget;      /* activation, non-torch and graph terms always set */
@@ -333,6 +336,11 @@ struct gs_inference_result {
     uint64_t state_pool_bytes;    /* ... and its bytes, taken from budget.kv_bytes before the
                                      attention cache is sized; 0: no such pool */
     uint64_t state_seqs;          /* ... and the sequences those slots run at once */
+    uint64_t state_spec_tokens;   /* ... under speculative decoding, the draft tokens a running
+                                     request's intermediate states hold (SGLang's
+                                     speculative_num_draft_tokens) */
+    uint64_t state_spec_bytes;    /* ... and those states' bytes, also taken from
+                                     budget.kv_bytes; 0: none */
     uint64_t reported_tokens;     /* the capacity as the engine's startup log prints it (vLLM
                                      from 0.21: max concurrency x max_model_len) */
     uint64_t max_concurrency;     /* sequences at the requested context */

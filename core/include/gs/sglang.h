@@ -90,6 +90,11 @@ struct gs_sglang_release {
                                (PR #11679, 2025-10-15), before the attention cache is sized */
     bool state_pad_slot;    /* ... and one padding slot besides the request slots (PR #32184,
                                2026-07-23) */
+    bool state_spec_joint;  /* ... and under speculative decoding the draft's intermediate
+                               states, speculative_num_draft_tokens a running request, solved
+                               with the pool (_handle_max_mamba_cache's joint solve; read in the
+                               configurator of May 2026, so estimated from 0.5.14 with the
+                               draft's budget); before it gpusizer warns and leaves them out */
 };
 
 /* What the default fraction depends on beyond the release. */
