@@ -111,19 +111,22 @@ static uint64_t state_bytes(const struct gs_recurrent *r, uint64_t e, uint64_t c
 }
 
 uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, uint64_t conv_bytes,
-                           uint64_t state_element, uint64_t *layers, bool *ovf)
+                           uint64_t state_element, uint64_t given_element, uint64_t *layers,
+                           bool *ovf)
 {
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
     uint64_t sum = 0;
     *layers = 0;
     for (size_t i = 0; i < a->block_count; i++) {
-        const struct gs_recurrent *r = &a->blocks[i].rec;
-        if (counts[i] == 0 || (r->conv_channels == 0 && r->state_heads == 0))
+        struct gs_recurrent r = a->blocks[i].rec;
+        if (counts[i] == 0 || (r.conv_channels == 0 && r.state_heads == 0))
             continue;
+        if (given_element)
+            r.config_state_bytes = (uint8_t)given_element; /* the request's dtype wins */
         sum = gs_add(
             sum,
-            gs_mul(state_bytes(r, conv_bytes, conv_bytes, state_element, t, ovf), counts[i], ovf),
+            gs_mul(state_bytes(&r, conv_bytes, conv_bytes, state_element, t, ovf), counts[i], ovf),
             ovf);
         *layers += counts[i];
     }

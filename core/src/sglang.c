@@ -359,10 +359,11 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
 }
 
 /* SGLang's state dtypes in out->kv: conv windows in bf16 (SGLANG_MAMBA_CONV_DTYPE), recurrent
- * states in the dtype the config's mamba_ssm_dtype names, else fp32 (configs/mamba_utils.py:
- * SGLANG_MAMBA_SSM_DTYPE, then the config, then float32), whatever the model's dtype - where
- * vLLM keeps the model dtype unless the model asks for fp32. On this GPU's share of the
- * layers: the model's states scaled to the stage's layers (the layers' states are alike). */
+ * states in the dtype --mamba-ssm-dtype names (copied into SGLANG_MAMBA_SSM_DTYPE), else the
+ * config's mamba_ssm_dtype, else fp32 (configs/mamba_utils.py: SGLANG_MAMBA_SSM_DTYPE, then the
+ * config, then float32), whatever the model's dtype - where vLLM keeps the model dtype unless
+ * the model asks for fp32. On this GPU's share of the layers: the model's states scaled to the
+ * stage's layers (the layers' states are alike). */
 static void sglang_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     struct gs_kv_layout *kv = &out->kv;
@@ -370,8 +371,8 @@ static void sglang_pages(const struct gs_inference_input *in, struct gs_inferenc
         return;
     bool ovf = false;
     uint64_t layers = 0;
-    const uint64_t all =
-        gs_kv_state_bytes(in->arch, in->tensor ? in->tensor : 1, 2, 4, &layers, &ovf);
+    const uint64_t all = gs_kv_state_bytes(in->arch, in->tensor ? in->tensor : 1, 2, 4,
+                                           in->engine.mamba_ssm_bytes, &layers, &ovf);
     if (ovf || layers == 0)
         return;
     kv->state_bytes_per_sequence =
@@ -431,16 +432,18 @@ static uint64_t speculative_draft_tokens(const struct gs_inference_input *in)
 }
 
 /* kv_cache_configurator.py _handle_max_mamba_cache: the states get mamba_full_memory_ratio /
- * (1 + ratio) of what the fraction leaves, 0.9 / 1.9 by default, in slots of one sequence's
- * states P (the conv windows and recurrent states of every linear layer on this GPU), one more
- * as padding from PR #32184; the attention cache is sized from the rest, and
+ * (1 + ratio) of what the fraction leaves, 0.9 / 1.9 by default (PR #11679), in slots of one
+ * sequence's states P (the conv windows and recurrent states of every linear layer on this GPU),
+ * one more as padding from PR #32184; the attention cache is sized from the rest, and
  * max_running_requests is capped at slots / the slots a request takes (S, resolve_max_num_reqs).
  * Under speculative decoding (release state_spec_joint) each running request also holds its
  * draft's intermediate states, D of them: with the radix cache the slots K are solved with them,
  * (K [+ 1]) P + (K / S [+ 1]) D P = the budget, and D P x (min(max_running_requests, K / S)
  * [+ 1]) is reserved; without it max_running_requests (48 under speculative decoding) is the
- * slot count itself, K = R, whatever the budget. Sizes per data-parallel attention worker:
- * max_running_requests // attn_dp_size. */
+ * slot count itself, K = R, whatever the budget. --max-mamba-cache-size names K outright (its
+ * arm comes first: the ratio no longer counts, and under speculative decoding D P x
+ * (min(max_running_requests, K / S) [+ 1]) is reserved beside it). Sizes per data-parallel
+ * attention worker: max_running_requests // attn_dp_size, max_mamba_cache_size likewise. */
 static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                               uint64_t available, uint64_t *attention)
 {
@@ -459,9 +462,19 @@ static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inf
     /* max_running_requests per worker where it is set (given, or by the speculative hooks) */
     const uint64_t running = out->seqs_cap != NULL ? out->max_num_seqs / dp : 0;
     const uint64_t d = spec ? speculative_draft_tokens(in) : 0;
-    const uint64_t budget = gs_mul(available / 19, 9, &ovf) + available % 19 * 9 / 19;
+    /* available x r / (1 + r), r in thousandths */
+    const uint64_t ratio =
+        c->mamba_full_memory_ratio_permille ? c->mamba_full_memory_ratio_permille : 900;
+    const uint64_t parts = 1000 + ratio;
+    const uint64_t budget =
+        gs_add(gs_mul(available / parts, ratio, &ovf), available % parts * ratio / parts, &ovf);
     uint64_t slots, holding = 0; /* K; the requests whose intermediate states are reserved */
-    if (rel->state_spec_joint && c->prefix_caching == GS_CHUNKED_PREFILL_OFF && running) {
+    if (c->max_mamba_cache_size) {
+        slots = c->max_mamba_cache_size / dp; /* "max_mamba_cache_size is not None" */
+        holding = slots / per_request;
+        if (running && holding > running)
+            holding = running;
+    } else if (rel->state_spec_joint && c->prefix_caching == GS_CHUNKED_PREFILL_OFF && running) {
         slots = running; /* "disable_radix_cache and max_running_requests is not None" */
         holding = slots;
     } else if (spec) {

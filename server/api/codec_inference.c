@@ -13,15 +13,36 @@
 #include <pthread.h>
 #include <string.h>
 
-static const char *const inference_keys[] = {
-    "batch_size",          "context_length",         "prompt_tokens",
-    "output_tokens",       "engine",                 "kv_cache_dtype",
-    "gpu_memory_utilization", "free_memory_fraction", "mem_fraction_static",
-    "cuda_memory_fraction", "block_size",            "max_num_batched_tokens",
-    "max_num_seqs",        "engine_version",         "enforce_eager",
-    "enable_chunked_prefill", "kv_cache_memory_bytes", "cpu_offload_gb", "memory_in_use_bytes",
-    "all2all_backend",     "sequence_tokens",        "enable_prefix_caching", "speculative",
-    "limit_mm_per_prompt", "model_runner", "entrypoint", NULL};
+static const char *const inference_keys[] = {"batch_size",
+                                             "context_length",
+                                             "prompt_tokens",
+                                             "output_tokens",
+                                             "engine",
+                                             "kv_cache_dtype",
+                                             "gpu_memory_utilization",
+                                             "free_memory_fraction",
+                                             "mem_fraction_static",
+                                             "cuda_memory_fraction",
+                                             "block_size",
+                                             "max_num_batched_tokens",
+                                             "max_num_seqs",
+                                             "engine_version",
+                                             "enforce_eager",
+                                             "enable_chunked_prefill",
+                                             "kv_cache_memory_bytes",
+                                             "cpu_offload_gb",
+                                             "memory_in_use_bytes",
+                                             "all2all_backend",
+                                             "sequence_tokens",
+                                             "enable_prefix_caching",
+                                             "speculative",
+                                             "limit_mm_per_prompt",
+                                             "model_runner",
+                                             "entrypoint",
+                                             "max_mamba_cache_size",
+                                             "mamba_full_memory_ratio",
+                                             "mamba_ssm_dtype",
+                                             NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           "stage_gpus", "stage_layers", NULL};
 /* vLLM --all2all-backend; naive and allgather_reducescatter both run over NCCL */
@@ -286,6 +307,22 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
     if (v != NULL) {
         if (jsonv_enum(v, "/inference/all2all_backend", all2all_names, &choice, err))
             e->all2all = all2all_backend[choice];
+        else
+            *ok = false;
+    }
+    /* SGLang's hybrid state pool: --max-mamba-cache-size, --mamba-full-memory-ratio (any
+     * positive float there; above 100 the states would take all but 1% of the pool),
+     * --mamba-ssm-dtype */
+    static const char *const ssm_dtypes[] = {"float32", "bfloat16", "float16", NULL};
+    static const uint8_t ssm_bytes[] = {4, 2, 2};
+    read_uint(section, "max_mamba_cache_size", 1, (uint64_t)1 << 20, &e->max_mamba_cache_size, ok,
+              err);
+    read_choice(section, "mamba_ssm_dtype", ssm_dtypes, ssm_bytes, &e->mamba_ssm_bytes, ok, err);
+    v = json_object_get(section, "mamba_full_memory_ratio");
+    if (v != NULL) {
+        double r = 0;
+        if (jsonv_number(v, "/inference/mamba_full_memory_ratio", 0, 100, &r, err))
+            e->mamba_full_memory_ratio_permille = r < 0.001 ? 1 : (uint64_t)llround(r * 1000);
         else
             *ok = false;
     }

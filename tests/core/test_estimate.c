@@ -1511,6 +1511,48 @@ static void test_sglang_spec_states(void **state)
     assert_false(estimate_warned(&e, "batch_exceeds_max_num_seqs"));
 }
 
+/* SGLang's state-pool knobs (kv_cache_configurator.py _handle_max_mamba_cache,
+ * configs/mamba_utils.py): --max-mamba-cache-size names the slots outright (40: 41 x P with the
+ * padding slot, 8 requests at S = 5; under NEXTN (8 + 1) x D x P of draft states beside them),
+ * --mamba-full-memory-ratio 0.3 gives the states 0.3 / 1.3 of the pool, and --mamba-ssm-dtype
+ * bfloat16 keeps Qwen3.5-27B's recurrent states in 2 bytes: 48 layers x (10,240 x 3 conv + 48 x
+ * 128 x 128 state) x 2 = 78,446,592 a slot. */
+static void test_sglang_state_knobs(void **state)
+{
+    (void)state;
+    const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec m = fixture_spec(&q27);
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL); /* H200 */
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    static struct gs_estimate e;
+    const struct gs_inference_result *r = &e.serving;
+    const uint64_t p = 153944064ULL;
+    w.serving.engine.max_mamba_cache_size = 40;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_slots, 40);
+    assert_int_equal(r->state_pool_bytes, 41 * p);
+    assert_int_equal(r->state_spec_bytes, 0);
+    assert_int_equal(r->state_seqs, 8);
+    assert_int_equal(r->max_tokens, ((uint64_t)r->budget.kv_bytes - 41 * p) / 65536);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_slots, 40);
+    assert_int_equal(r->state_spec_bytes, 9 * 4 * p);
+
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    w.serving.engine.max_mamba_cache_size = 0;
+    w.serving.engine.mamba_full_memory_ratio_permille = 300;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const uint64_t kv = (uint64_t)r->budget.kv_bytes;
+    const uint64_t budget = kv / 1300 * 300 + kv % 1300 * 300 / 1300;
+    assert_int_equal(r->state_slots, (budget - p) / p);
+
+    w.serving.engine.mamba_full_memory_ratio_permille = 0;
+    w.serving.engine.mamba_ssm_bytes = 2;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 78446592ULL);
+}
+
 /* A fix that moves to more GPUs or to int4 weights keeps the draft: its figures are the estimate
  * of that layout with the draft's weights in it (vLLM eagle3 and SGLang's from 0.5.14 alike).
  * Llama-3.1-70B in bf16 with the EAGLE-3 head of test_speculative_drafts and 64 sequences of
@@ -1856,6 +1898,7 @@ int main(void)
         cmocka_unit_test(test_fixes_keep_the_draft),
         cmocka_unit_test(test_sglang_state_pool),
         cmocka_unit_test(test_sglang_spec_states),
+        cmocka_unit_test(test_sglang_state_knobs),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),

@@ -2045,6 +2045,48 @@ static void test_prefix_caching_knob(void **state)
 #undef PREFIX_CACHING_BODY
 }
 
+/* SGLang's hybrid state knobs as the API reads them: max_mamba_cache_size 40 gives 40 state
+ * slots (assumption state_slots), mamba_ssm_dtype bfloat16 Qwen3.5-27B's 78,446,592-byte slot
+ * (kv_cache.state_bytes_per_sequence; 153,944,064 in fp32), mamba_full_memory_ratio 0.3 fewer
+ * slots than the default 0.9; a ratio of 0 or above 100 and an unknown dtype are 400s naming the
+ * field. */
+static void test_sglang_state_knobs_decoded(void **state)
+{
+    (void)state;
+#define STATE_KNOB_BODY                                                                            \
+    "{\"model\":\"qwen3.5-27b\",\"gpu\":\"h200\",\"inference\":{\"engine\":\"sglang\","            \
+    "\"context_length\":8192%s}}"
+    char body[512];
+    struct problem p;
+    snprintf(body, sizeof(body), STATE_KNOB_BODY, "");
+    json_t *plain = estimate(body, &p);
+    assert_non_null(plain);
+    snprintf(body, sizeof(body), STATE_KNOB_BODY, ",\"max_mamba_cache_size\":40");
+    json_t *given = estimate(body, &p);
+    assert_non_null(given);
+    assert_int_equal(assumption_value(given, "state_slots"), 40);
+    snprintf(body, sizeof(body), STATE_KNOB_BODY, ",\"mamba_ssm_dtype\":\"bfloat16\"");
+    json_t *bf16 = estimate(body, &p);
+    assert_non_null(bf16);
+    assert_int_equal(get_int(plain, "kv_cache.state_bytes_per_sequence"), 153944064);
+    assert_int_equal(get_int(bf16, "kv_cache.state_bytes_per_sequence"), 78446592);
+    snprintf(body, sizeof(body), STATE_KNOB_BODY, ",\"mamba_full_memory_ratio\":0.3");
+    json_t *low = estimate(body, &p);
+    assert_non_null(low);
+    assert_true(assumption_value(low, "state_slots") < assumption_value(plain, "state_slots"));
+    json_decref(plain);
+    json_decref(given);
+    json_decref(bf16);
+    json_decref(low);
+    snprintf(body, sizeof(body), STATE_KNOB_BODY, ",\"mamba_full_memory_ratio\":0");
+    expect_error(body, 400, "/inference/mamba_full_memory_ratio", "above 0");
+    snprintf(body, sizeof(body), STATE_KNOB_BODY, ",\"mamba_full_memory_ratio\":101");
+    expect_error(body, 400, "/inference/mamba_full_memory_ratio", "at most 100");
+    snprintf(body, sizeof(body), STATE_KNOB_BODY, ",\"mamba_ssm_dtype\":\"fp8\"");
+    expect_error(body, 400, "/inference/mamba_ssm_dtype", "float32, bfloat16, float16");
+#undef STATE_KNOB_BODY
+}
+
 /* inference.limit_mm_per_prompt (vLLM --limit-mm-per-prompt): Qwen3-VL-30B-A3B on vLLM 0.11.0
  * profiles its video (153,600 tokens, the output copied into zeros of the whole encoder
  * budget); limited to no video it profiles the image (16,384 tokens), and the pool grows by
@@ -2378,6 +2420,7 @@ int main(void)
         cmocka_unit_test(test_problem_status_round_trip),
         cmocka_unit_test(test_engine_versions),
         cmocka_unit_test(test_prefix_caching_knob),
+        cmocka_unit_test(test_sglang_state_knobs_decoded),
         cmocka_unit_test(test_mm_limit_knob),
         cmocka_unit_test(test_model_runner_field),
         cmocka_unit_test(test_vllm_releases_after_0_26),

@@ -134,10 +134,12 @@ enum gs_status gs_kv_layout_memo(const struct gs_arch *arch, enum gs_kv_dtype dt
 
 /* One sequence's recurrent states over every layer of `arch` with a state, split over `tensor`
  * ranks, as an engine that keeps the conv windows in `conv_bytes` an element and the recurrent
- * states in the config's dtype (gs_recurrent.config_state_bytes) or else `state_element`
- * bytes keeps them (both > 0); *layers gets the layers counted. */
+ * states in `given_element` bytes where the request names a dtype (0: none), else in the
+ * config's dtype (gs_recurrent.config_state_bytes), else in `state_element` bytes
+ * (conv_bytes and state_element > 0); *layers gets the layers counted. */
 uint64_t gs_kv_state_bytes(const struct gs_arch *arch, uint64_t tensor, uint64_t conv_bytes,
-                           uint64_t state_element, uint64_t *layers, bool *ovf);
+                           uint64_t state_element, uint64_t given_element, uint64_t *layers,
+                           bool *ovf);
 
 /* Paged bytes one sequence of `context` tokens (with `encoder_tokens` for
  * cross-attention) holds, in blocks of `block_size`: full layers and the
@@ -157,6 +159,13 @@ struct gs_engine_config {
     uint64_t free_memory_fraction_permille;   /* TensorRT-LLM, default 900 */
     uint64_t mem_fraction_static_permille;    /* SGLang, default by GPU size and parallelism */
     uint64_t cuda_memory_fraction_permille;   /* TGI, default 1000 */
+    uint64_t max_mamba_cache_size;            /* SGLang --max-mamba-cache-size: a hybrid's state
+                                                 slots (0: from the ratio) */
+    uint64_t mamba_full_memory_ratio_permille; /* SGLang --mamba-full-memory-ratio x 1000, the
+                                                  states' share against the attention cache's
+                                                  (0: 900) */
+    uint8_t mamba_ssm_bytes;                   /* SGLang --mamba-ssm-dtype's element size (0: the
+                                                  config's mamba_ssm_dtype, else fp32) */
     uint64_t block_size;                      /* default per engine */
     uint64_t max_num_batched_tokens;          /* vLLM server defaults by GPU */
     uint64_t max_num_seqs;
