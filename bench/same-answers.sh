@@ -15,10 +15,11 @@
 # estimate_request, which rewrites the request's own sections: an inference
 # section with its own batch, dtype and sequence_tokens, a prompt/output split
 # with overrides, a GPTQ group size, FSDP training with LoRA) and three /v1/fit
-# shapes (8 x H100 serving, one L4, 4 x A100 training) and six /v1/estimate
+# shapes (8 x H100 serving, one L4, 4 x A100 training) and seven /v1/estimate
 # shapes (serving on an H100, without a GPU, tensor x pipeline on A100s, full
 # training with ZeRO, QLoRA on an L4, SGLang with the model's MTP draft on an
-# H200) to each; prints every request whose answers differ and exits 1 if any does.
+# H200, TensorRT-LLM on an H100) to each; prints every request whose answers
+# differ and exits 1 if any does.
 set -euo pipefail
 (($# == 2)) || { echo "usage: bench/same-answers.sh OLD_GPUSIZER NEW_GPUSIZER" >&2; exit 2; }
 old=$1 new=$2

@@ -45,18 +45,19 @@ static size_t serving_changes(const struct gs_model_spec *m, const struct gs_wor
     const bool kv_16 =
         w0->serving.present && (kv == GS_KV_AUTO || kv == GS_KV_BF16 || kv == GS_KV_FP16);
     const enum gs_kv_dtype kv8 = gs_kv_fp8_for(m->has_arch ? &m->arch : NULL);
-    if (w0->serving.present && w0->serving.engine.max_num_seqs == 0 && m->has_arch &&
-        !gs_arch_attention_only(&m->arch) &&
-        gs_engine_ops_for(w0->serving.engine.engine)->start_bound != NULL) {
-        /* the gentlest change, a setting: the layouts that do not start only for the engine's
-         * default max_num_seqs, with it lowered to what their pool holds (the bound is on a
-         * recurrent state's blocks: vLLM from 0.19 with a hybrid model); the value is the
-         * plan's, set once it is sized */
+    const char *lower_seqs = w0->serving.present
+                                 ? gs_engine_ops_for(w0->serving.engine.engine)->lower_seqs_detail
+                                 : NULL;
+    if (lower_seqs != NULL && w0->serving.engine.max_num_seqs == 0 && m->has_arch &&
+        !gs_arch_attention_only(&m->arch)) {
+        /* the gentlest change, a setting: the layouts that do not start or hold the batch only
+         * for the engine's default max_num_seqs, with it lowered to what their pool holds (the
+         * bound is on a recurrent state's blocks: vLLM from 0.19 with a hybrid model; on the
+         * states TensorRT-LLM reserves for max_batch_size sequences); the value is the plan's,
+         * set once it is sized */
         struct gs_plan_limits lower = l;
         lower.allow_lower_max_num_seqs = true;
-        add_change(out, &n, cap, "lower_max_num_seqs",
-                   "admit at most as many sequences as the pool has blocks (max_num_seqs)", 0, &w,
-                   &lower, false);
+        add_change(out, &n, cap, "lower_max_num_seqs", lower_seqs, 0, &w, &lower, false);
     }
     if (kv_16) {
         w.serving.kv_dtype = kv8;

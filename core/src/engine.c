@@ -1,7 +1,8 @@
 /*
  * engine.c - the helpers the serving-engine modules share (see gs/engine.h):
- * fractions of a byte count, vLLM's server batch defaults, the profiled
- * activation peak, the allocator's rounding of the weights.
+ * fractions of a byte count, a sequence's recurrent states in an engine's
+ * dtypes, vLLM's server batch defaults, the profiled activation peak, the
+ * allocator's rounding of the weights.
  */
 #include "gs/engine.h"
 
@@ -15,6 +16,20 @@ uint64_t gs_engine_permille_of(uint64_t bytes, uint64_t permille, bool *ovf)
 {
     /* bytes * permille / 1000 without overflow for realistic sizes */
     return gs_add(gs_mul(bytes / 1000, permille, ovf), (bytes % 1000) * permille / 1000, ovf);
+}
+
+void gs_engine_state_bytes(const struct gs_inference_input *in, const struct gs_state_dtypes *d,
+                           struct gs_kv_layout *kv)
+{
+    if (kv->recurrent_layers == 0)
+        return;
+    bool ovf = false;
+    uint64_t layers = 0;
+    const uint64_t all = gs_kv_state_bytes(in->arch, in->tensor ? in->tensor : 1, d, &layers, &ovf);
+    if (ovf || layers == 0)
+        return;
+    kv->state_bytes_per_sequence =
+        layers == kv->recurrent_layers ? all : all / layers * kv->recurrent_layers;
 }
 
 void gs_engine_server_batch_defaults(const struct gs_inference_input *in,

@@ -708,10 +708,9 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
         serving_input(m, w, scope, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,
                       w->serving.context_length, &in);
         in.engine.max_num_seqs = now->seqs_bound;
-        if (gs_inference_compute(&in, &r, NULL) == GS_OK)
-            add_fix(e, "lower_max_num_seqs",
-                    "admit at most as many sequences as the pool has blocks (max_num_seqs)",
-                    now->seqs_bound, &r);
+        const char *detail = gs_engine_ops_for(w->serving.engine.engine)->lower_seqs_detail;
+        if (gs_inference_compute(&in, &r, NULL) == GS_OK && detail != NULL)
+            add_fix(e, "lower_max_num_seqs", detail, now->seqs_bound, &r);
     }
     if (now->max_context > 0 && now->budget.kv_bytes > 0) {
         serving_input(m, w, scope, e->per_gpu.weights_bytes, t, p, w->serving.kv_dtype,

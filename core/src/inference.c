@@ -110,9 +110,8 @@ static uint64_t state_bytes(const struct gs_recurrent *r, uint64_t e, uint64_t c
     return gs_add(conv, state, ovf);
 }
 
-uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, uint64_t conv_bytes,
-                           uint64_t state_element, uint64_t given_element, uint64_t *layers,
-                           bool *ovf)
+uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, const struct gs_state_dtypes *d,
+                           uint64_t *layers, bool *ovf)
 {
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
@@ -122,12 +121,14 @@ uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, uint64_t conv_by
         struct gs_recurrent r = a->blocks[i].rec;
         if (counts[i] == 0 || (r.conv_channels == 0 && r.state_heads == 0))
             continue;
-        if (given_element)
-            r.config_state_bytes = (uint8_t)given_element; /* the request's dtype wins */
+        if (d->given)
+            r.config_state_bytes = (uint8_t)d->given; /* the request's dtype wins */
+        else if (d->key == GS_STATE_KEY_CACHE)
+            r.config_state_bytes = r.cache_dtype_bytes;
+        else if (d->key == GS_STATE_KEY_NONE)
+            r.config_state_bytes = 0;
         sum = gs_add(
-            sum,
-            gs_mul(state_bytes(&r, conv_bytes, conv_bytes, state_element, t, ovf), counts[i], ovf),
-            ovf);
+            sum, gs_mul(state_bytes(&r, d->conv, d->conv, d->state, t, ovf), counts[i], ovf), ovf);
         *layers += counts[i];
     }
     return sum;
@@ -611,10 +612,7 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
             batch <= out->state_seqs ? solve_context(out, in, batch, attention, &ovf) : 0;
         out->kv.state_bytes_per_sequence = state;
         one_fits = tokens <= attention && out->state_seqs > 0;
-        if (out->state_seqs == 0)
-            pool_binding = "the hybrid's state pool holds no running sequence's states (SGLang "
-                           "fails at startup: \"Not enough GPU memory for hybrid ... state "
-                           "cache\")";
+        pool_binding = out->state_binding;
     } else if (block_bytes) {
         out->blocks = available / block_bytes; /* get_num_blocks */
         out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);

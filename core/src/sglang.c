@@ -362,21 +362,11 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
  * states in the dtype --mamba-ssm-dtype names (copied into SGLANG_MAMBA_SSM_DTYPE), else the
  * config's mamba_ssm_dtype, else fp32 (configs/mamba_utils.py: SGLANG_MAMBA_SSM_DTYPE, then the
  * config, then float32), whatever the model's dtype - where vLLM keeps the model dtype unless
- * the model asks for fp32. On this GPU's share of the layers: the model's states scaled to the
- * stage's layers (the layers' states are alike). */
+ * the model asks for fp32. */
 static void sglang_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
-    struct gs_kv_layout *kv = &out->kv;
-    if (kv->recurrent_layers == 0)
-        return;
-    bool ovf = false;
-    uint64_t layers = 0;
-    const uint64_t all = gs_kv_state_bytes(in->arch, in->tensor ? in->tensor : 1, 2, 4,
-                                           in->engine.mamba_ssm_bytes, &layers, &ovf);
-    if (ovf || layers == 0)
-        return;
-    kv->state_bytes_per_sequence =
-        layers == kv->recurrent_layers ? all : all / layers * kv->recurrent_layers;
+    const struct gs_state_dtypes dtypes = {2, 4, in->engine.mamba_ssm_bytes, GS_STATE_KEY_ANY};
+    gs_engine_state_bytes(in, &dtypes, &out->kv);
 }
 
 /* The classes SGLang's --mamba-radix-cache-strategy auto turns to extra_buffer (overrides.py
@@ -498,6 +488,10 @@ static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inf
     out->state_seqs = slots / per_request;
     if (running && out->state_seqs > running)
         out->state_seqs = running;
+    if (out->state_seqs == 0)
+        out->state_binding = "the hybrid's state pool holds no running sequence's states (SGLang "
+                             "fails at startup: \"Not enough GPU memory for hybrid ... state "
+                             "cache\")";
     const uint64_t taken = gs_add(out->state_pool_bytes, out->state_spec_bytes, &ovf);
     *attention = !ovf && available > taken ? available - taken : 0;
     return true;

@@ -20,6 +20,10 @@
  *    with an fp8 KV cache hold back the context-MLA dequant workspace from that budget while
  *    block reuse is on and chunked prefill off, the defaults (mla_workspace_reserve below);
  *    release candidates are read as the release they lead to.
+ * A hybrid's recurrent (Mamba, linear-attention) states are kept for max_batch_size sequences
+ * whatever the batch (trtllm_state_pool below): from 1.0 as torch tensors allocated before the
+ * profile, so they come out of the memory the fraction takes its share of; in 1.3 as blocks of
+ * the KV pool, a fixed cost inside the budget.
  * Both lower max_seq_len to what the cache holds rather than refuse to start
  * (TrtGptModelInflightBatching::adjustMaxAttentionWindow; in the PyTorch backend
  * KVCacheManager's attention-window check, resource_manager.py: "Adjusted max_seq_len").
@@ -34,32 +38,47 @@
 
 #include <stddef.h>
 
+/* Where a hybrid's recurrent states live. */
+enum trtllm_states {
+    STATES_GENERIC, /* not read (the engine path): each sequence's states in the pool */
+    STATES_BEFORE,  /* torch tensors for max_batch_size sequences, allocated before the
+                       profile: in its peak, so outside the fraction's share */
+    STATES_IN_POOL, /* blocks of the KV pool for max_batch_size x pp sequences and one CUDA
+                       graph padding slot: a fixed cost inside the budget */
+};
+
 struct trtllm_release {
     uint32_t from;   /* major * 10000 + minor * 100 + patch */
     const char *name;
     bool pytorch;    /* the PyTorch backend's profiling rule, else the engine path's */
     uint64_t block_size;
     bool mla_workspace_reserve; /* the fp8 context-MLA workspace held back from the pool */
+    enum trtllm_states states;
     const char *source;
 };
 
 static const struct trtllm_release releases[] = {
-    {800, "0.8", false, 64, false,
+    {800, "0.8", false, 64, false, STATES_GENERIC,
      "TensorRT engine path: kv_cache_free_gpu_mem_fraction (default 0.9) of the memory free "
      "after the engine, its execution context and runtime buffers load "
      "(cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateFreeMemBytes, "
      "kDefaultGpuMemFraction); tokens_per_block 64 (the build's plugin config)"},
-    {10000, "1.0-1.2", true, 32, false,
+    {10000, "1.0-1.2", true, 32, false, STATES_BEFORE,
      "PyTorch backend, the default from 1.0: KvCacheCreator profiles one context forward of "
      "max_num_tokens tokens with the CUDA graphs captured, then the cache is "
      "free_gpu_memory_fraction x (total - peak + the estimation cache) "
      "(tensorrt_llm/_torch/pyexecutor/_util.py _cal_max_memory); KvCacheConfig tokens_per_block "
-     "32, max_num_tokens 8192, max_batch_size 2048 (tensorrt_llm/llmapi/llm_args.py)"},
-    {10300, "1.3 (release candidates from rc22, July 2026)", true, 32, true,
+     "32, max_num_tokens 8192, max_batch_size 2048 (tensorrt_llm/llmapi/llm_args.py); a hybrid's "
+     "states in MambaHybridCacheManager's tensors for max_batch_size sequences, built before "
+     "the profile (_torch/pyexecutor/mamba_cache_manager.py MambaCacheManager)"},
+    {10300, "1.3 (release candidates from rc22, July 2026)", true, 32, true, STATES_IN_POOL,
      "PyTorch backend as 1.0, and for MLA models with an fp8 KV cache, block reuse on and "
      "chunked prefill off (the defaults) the context-MLA K/V dequant workspace held back from "
      "the cache (tensorrt_llm/_torch/pyexecutor/_util.py get_mla_context_workspace_reserve, "
-     "configure_kv_cache_capacity; PRs #16399, #16432)"},
+     "configure_kv_cache_capacity; PRs #16399, #16432); a hybrid's states as blocks of the KV "
+     "pool, (max_batch_size x pp + 1) of them a fixed cost of the budget "
+     "(CppMambaHybridCacheManager, the default hybrid manager; _util.py CacheCost, "
+     "mamba_cache_manager _estimate_mamba_hybrid_cache_cost; PRs #12185, #12896)"},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -90,6 +109,79 @@ static void trtllm_defaults(const struct gs_inference_input *in, struct gs_infer
     /* TorchLlmArgs: max_num_tokens 8192, max_batch_size 2048 */
     out->max_num_batched_tokens = c->max_num_batched_tokens ? c->max_num_batched_tokens : 8192;
     out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : 2048;
+    out->seqs_cap = "the batch is larger than max_num_seqs (TensorRT-LLM's max_batch_size), so "
+                    "TensorRT-LLM runs at most that many requests at a time whatever the KV cache "
+                    "holds";
+}
+
+/* TensorRT-LLM's state dtypes in out->kv: the conv windows in the model's dtype, the recurrent
+ * states in the one kv_cache_config.mamba_ssm_cache_dtype names (the request's
+ * mamba_ssm_dtype), else "auto": from 1.0 the model's torch_dtype
+ * (validate_and_set_mamba_ssm_cache_dtype), in 1.3 the config's mamba_ssm_cache_dtype first
+ * (config_utils.resolve_ssm_cache_dtype, which reads that key alone and not mamba_ssm_dtype -
+ * so Qwen3.5's published float32 is not taken), then the model's dtype. */
+static void trtllm_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const struct trtllm_release *rel = release_for(in->engine.version);
+    if (rel->states == STATES_GENERIC)
+        return;
+    const uint64_t e = in->model_bytes ? in->model_bytes : 2;
+    const struct gs_state_dtypes dtypes = {e, e, in->engine.mamba_ssm_bytes,
+                                           rel->states == STATES_IN_POOL ? GS_STATE_KEY_CACHE
+                                                                         : GS_STATE_KEY_NONE};
+    gs_engine_state_bytes(in, &dtypes, &out->kv);
+}
+
+/* A hybrid's recurrent states for max_batch_size sequences, whatever the batch:
+ *  - 1.0-1.2: MambaCacheManager's conv_states [layers, max_batch_size, conv_dim / tp, d_conv - 1]
+ *    and ssm_states [layers, max_batch_size, heads / tp, head_dim, d_state], allocated when the
+ *    estimation's managers are built, before the profile, and again before the pool; the peak
+ *    holds them and only the estimation cache is added back (_cal_max_memory), so the budget
+ *    is the fraction of what is left after them: the fraction x their bytes less than without;
+ *  - 1.3: blocks of the KV pool for max_batch_size x pp sequences and one CUDA-graph padding
+ *    slot, a fixed cost the token count leaves out: tokens = (budget - intercept) // bytes a
+ *    token (_util.py CacheCost.tokens_for_budget; _estimate_mamba_hybrid_cache_cost with
+ *    num_reserved_dummy_slots 1; periodic snapshots off by default, so no cost a token).
+ * The sequences at once are max_batch_size. Where the states keep the batch out and the request
+ * leaves max_batch_size to the default, seqs_bound is the most sequences of this context the
+ * budget holds with their states (the change lower_max_num_seqs). */
+static bool trtllm_state_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
+                              uint64_t available, uint64_t *attention)
+{
+    const struct trtllm_release *rel = release_for(in->engine.version);
+    const uint64_t slot = out->kv.state_bytes_per_sequence;
+    if (rel->states == STATES_GENERIC || slot == 0 ||
+        out->kv.full_layers + out->kv.window_layers == 0)
+        return false;
+    bool ovf = false;
+    const uint64_t pp = in->pipeline ? in->pipeline : 1;
+    const uint64_t batch = out->max_num_seqs ? out->max_num_seqs : 1;
+    const uint64_t fraction = out->budget.fraction_permille;
+    const bool in_pool = rel->states == STATES_IN_POOL;
+    out->state_slots = in_pool ? gs_add(gs_mul(batch, pp, &ovf), 1, &ovf) : batch;
+    out->state_pool_bytes = gs_mul(out->state_slots, slot, &ovf);
+    out->state_seqs = batch;
+    const uint64_t cost = in_pool ? out->state_pool_bytes
+                                  : gs_engine_permille_of(out->state_pool_bytes, fraction, &ovf);
+    *attention = !ovf && available > cost ? available - cost : 0;
+    /* one sequence of the context beside its states: the fixed slot, then each sequence's
+     * attention cache and its states (a pipeline stage's states for pp sequences in flight) */
+    struct gs_kv_layout one = out->kv;
+    one.state_bytes_per_sequence = 0;
+    const uint64_t each = gs_kv_sequence_bytes(&one, in->context_length, 0, out->block_size,
+                                               out->max_num_batched_tokens, &ovf);
+    const uint64_t fixed = in_pool ? slot : 0;
+    const uint64_t per_seq = gs_add(
+        each, in_pool ? gs_mul(slot, pp, &ovf) : gs_engine_permille_of(slot, fraction, &ovf), &ovf);
+    const uint64_t most = available > fixed && per_seq ? (available - fixed) / per_seq : 0;
+    if (!in->engine.max_num_seqs && most < batch && most > 0 && !ovf)
+        out->seqs_bound = most;
+    if (*attention < each)
+        out->state_binding =
+            "TensorRT-LLM keeps a hybrid's recurrent states for max_batch_size sequences whatever "
+            "the batch (max_num_seqs, 2048 by default), and they leave the KV cache no room for "
+            "one sequence of this context; lower max_batch_size";
+    return true;
 }
 
 /* The PyTorch backend's profiling requests: max_num_tokens prompt tokens in requests of at
@@ -254,6 +346,31 @@ static void trtllm_notes(const struct gs_engine_config *c, const struct gs_infer
     const struct trtllm_release *rel = release_for(c->version);
     if (n->assume)
         n->assume(n->ctx, "engine_release", rel->name, rel->source);
+    if (r->state_pool_bytes && n->assume_value) {
+        n->assume_value(n->ctx, "state_slots", r->state_slots,
+                        rel->states == STATES_IN_POOL
+                            ? "TensorRT-LLM keeps a hybrid's recurrent states in blocks of the KV "
+                              "pool for max_batch_size x pipeline stages sequences and one "
+                              "CUDA-graph padding slot, whatever the batch: a fixed cost the "
+                              "token count leaves out (conv windows in the model's dtype, "
+                              "recurrent states in kv_cache_config.mamba_ssm_cache_dtype, else "
+                              "the config's mamba_ssm_cache_dtype, else the model's dtype)"
+                            : "TensorRT-LLM keeps a hybrid's recurrent states for max_batch_size "
+                              "sequences whatever the batch, in tensors allocated before the "
+                              "profile, so the cache gets free_gpu_memory_fraction of what they "
+                              "leave (conv windows and recurrent states in the model's dtype "
+                              "unless kv_cache_config.mamba_ssm_cache_dtype says otherwise)",
+                        rel->states == STATES_IN_POOL
+                            ? "tensorrt_llm/_torch/pyexecutor/mamba_cache_manager.py "
+                              "CppMambaHybridCacheManager, _estimate_mamba_hybrid_cache_cost; "
+                              "_util.py CacheCost.tokens_for_budget"
+                            : "tensorrt_llm/_torch/pyexecutor/mamba_cache_manager.py "
+                              "MambaCacheManager; _util.py KvCacheCreator._cal_max_memory");
+        n->assume_value(n->ctx, "state_pool_bytes", r->state_pool_bytes,
+                        "TensorRT-LLM: the recurrent states' bytes on each GPU (state_slots x one "
+                        "sequence's states)",
+                        "tensorrt_llm/_torch/pyexecutor/mamba_cache_manager.py");
+    }
     if (r->workspace_reserve_bytes && n->assume_value)
         n->assume_value(n->ctx, "mla_workspace_reserve_bytes", r->workspace_reserve_bytes,
                         "the fp8 context-MLA K/V dequant workspace held back from the cache (block "
@@ -285,9 +402,14 @@ const struct gs_engine_ops gs_engine_tensorrt_llm = {
                     "config), 32 from 1.0 (KvCacheConfig, llmapi/llm_args.py)",
     .lowers_long_context = true,
     .spec = GS_ENGINE_SPEC_NONE,
+    .lower_seqs_detail = "reserve recurrent states for fewer sequences: max_batch_size "
+                         "(max_num_seqs) lowered to the most sequences of this context the cache "
+                         "holds beside their states",
     .defaults = trtllm_defaults,
+    .pages = trtllm_pages,
     .load = trtllm_load,
     .pool = trtllm_pool,
+    .state_pool = trtllm_state_pool,
     .notes = trtllm_notes,
     .refusal = trtllm_refusal,
     /* read through the 1.3 release candidates of September 2026 (rc27); 1.4's changes were not */

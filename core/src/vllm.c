@@ -1906,5 +1906,6 @@ const struct gs_engine_ops gs_engine_vllm = {
     .layout_detail = vllm_layout_detail,
     .refusal = vllm_refusal,
     .start_bound = vllm_start_bound,
+    .lower_seqs_detail = "admit at most as many sequences as the pool has blocks (max_num_seqs)",
     .runs_beyond_table = vllm_runs_beyond_table,
 };

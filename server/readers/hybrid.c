@@ -182,7 +182,8 @@ struct mamba2 {
     bool in_bias, out_bias, conv_bias;
     bool gated_norm;  /* a gated RMSNorm over the inner width (`norm`) */
     bool fp32_state;  /* vLLM keeps the ssm state in fp32 */
-    uint8_t config_state_bytes; /* the element size the config's dtype names; 0 when absent */
+    uint8_t config_state_bytes; /* the element size the config's mamba_ssm_cache_dtype names; 0
+                                   when absent */
 };
 
 /* in_proj h -> I + conv_dim + heads (z, xBC, dt), conv1d over conv_dim =
@@ -207,7 +208,8 @@ static void build_mamba2(struct gs_arch *a, size_t b, const struct mamba2 *m)
                                      .inner = I,
                                      .chunk = m->chunk,
                                      .fp32_state = m->fp32_state,
-                                     .config_state_bytes = m->config_state_bytes};
+                                     .config_state_bytes = m->config_state_bytes,
+                                     .cache_dtype_bytes = m->config_state_bytes};
     gs_block_module(a, b, "in_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
                     GS_MOD_QUANT | (m->in_bias ? GS_MOD_BIAS : 0), h, in_width, 1);
     conv1d(a, b, conv, m->kernel, m->conv_bias);

@@ -424,6 +424,7 @@ struct gdn {
     uint64_t k_heads, v_heads, k_dim, v_dim, kernel;
     bool fp32_state;
     uint8_t config_state_bytes; /* mamba_ssm_dtype's element size; 0 when absent */
+    uint8_t cache_dtype_bytes;  /* mamba_ssm_cache_dtype's (TensorRT-LLM's key); 0 when absent */
 };
 
 /* Qwen3_5GatedDeltaNet (`linear_attn`, modular_qwen3_5.py): in_proj_qkv
@@ -456,6 +457,7 @@ static void qwen3_5_gdn(struct gs_arch *a, size_t b, const struct gdn *g)
                                      .inner = value_dim,
                                      .fp32_state = g->fp32_state,
                                      .config_state_bytes = g->config_state_bytes,
+                                     .cache_dtype_bytes = g->cache_dtype_bytes,
                                      .delta_rule = true,
                                      .scan = GS_SCAN_GATED_DELTA_RULE};
     const enum gs_part p = GS_PART_ATTENTION;
@@ -561,6 +563,7 @@ static struct gdn qwen3_5_read_gdn(struct model_reader *t)
         .kernel = rd_dim(t, NAMES("linear_conv_kernel_dim"), false, 4),
         .fp32_state = ssm_dtype != NULL && strcmp(ssm_dtype, "float32") == 0,
         .config_state_bytes = rd_dtype_bytes(ssm_dtype),
+        .cache_dtype_bytes = rd_dtype_bytes(rd_string(t, "mamba_ssm_cache_dtype")),
     };
 }
 

@@ -1348,6 +1348,18 @@ static void test_sglang_draft_in_fraction(void **state)
     assert_true(estimate_warned(&e, "draft_cache_priced_as_target"));
 }
 
+/* SGLang serving one sequence of 8,192 tokens on one H200, the setting of the state-pool tests
+ * below; Qwen3.5-27B's state slot there (48 linear layers x (10,240 x 3 x 2 conv + 48 x 128 x 128 x
+ * 4 state) = 153,944,064 bytes in SGLang's dtypes). */
+#define QWEN35_27B_SGLANG_SLOT 153944064ULL
+
+static struct gs_workload sglang_h200_workload(void)
+{
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL); /* H200 */
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    return w;
+}
+
 /* SGLang keeps a hybrid's states in a pool of their own (kv_cache_configurator.py
  * _handle_max_mamba_cache, main of September 2026; docs/engines.md): mamba_full_memory_ratio
  * 0.9 / 1.9 of what the fraction leaves, in slots of one sequence's states, one more as padding
@@ -1368,12 +1380,11 @@ static void test_sglang_state_pool(void **state)
     (void)state;
     const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
     const struct gs_model_spec m = fixture_spec(&q27);
-    struct gs_workload w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL); /* H200 */
-    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    struct gs_workload w = sglang_h200_workload();
     static struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     const struct gs_inference_result *r = &e.serving;
-    const uint64_t slot = 153944064ULL;
+    const uint64_t slot = QWEN35_27B_SGLANG_SLOT;
     assert_int_equal(r->kv.state_bytes_per_sequence, slot);
     const uint64_t kv = (uint64_t)r->budget.kv_bytes;
     const uint64_t budget = kv / 19 * 9 + kv % 19 * 9 / 19;
@@ -1438,13 +1449,12 @@ static void test_sglang_spec_states(void **state)
     (void)state;
     const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
     const struct gs_model_spec m = fixture_spec(&q27);
-    struct gs_workload w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL); /* H200 */
-    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    struct gs_workload w = sglang_h200_workload();
     w.serving.engine.spec_method = GS_SPEC_MTP;
     static struct gs_estimate e;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     const struct gs_inference_result *r = &e.serving;
-    const uint64_t p = 153944064ULL, s = 5;
+    const uint64_t p = QWEN35_27B_SGLANG_SLOT, s = 5;
     uint64_t kv = (uint64_t)r->budget.kv_bytes;
     uint64_t budget = kv / 19 * 9 + kv % 19 * 9 / 19;
     uint64_t k = (budget - p * 5) * s / (p * (s + 4));
@@ -1522,11 +1532,10 @@ static void test_sglang_state_knobs(void **state)
     (void)state;
     const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
     const struct gs_model_spec m = fixture_spec(&q27);
-    struct gs_workload w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL); /* H200 */
-    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    struct gs_workload w = sglang_h200_workload();
     static struct gs_estimate e;
     const struct gs_inference_result *r = &e.serving;
-    const uint64_t p = 153944064ULL;
+    const uint64_t p = QWEN35_27B_SGLANG_SLOT;
     w.serving.engine.max_mamba_cache_size = 40;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(r->state_slots, 40);
@@ -1551,6 +1560,75 @@ static void test_sglang_state_knobs(void **state)
     w.serving.engine.mamba_ssm_bytes = 2;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(r->kv.state_bytes_per_sequence, 78446592ULL);
+}
+
+/* TensorRT-LLM keeps a hybrid's recurrent states for max_batch_size sequences whatever the
+ * batch (tensorrt_llm.c trtllm_state_pool). Nemotron-3-Nano-30B-A3B (23 Mamba layers of 64 heads
+ * x 64 x 128, conv 6,144 x 3; six attention layers of 2 KV heads x 128: 6,144 bytes a token) on
+ * one H100 at 8,192 tokens:
+ *   - 1.3 (in the KV pool, the config's mamba_ssm_cache_dtype float32 kept): a slot is 23 x
+ *     (6,144 x 3 x 2 + 64 x 64 x 128 x 4) = 49,082,368 bytes, 2,048 + 1 of them (100.6 GB) more
+ *     than the budget: it does not start, and the most sequences of 8,192 tokens the budget
+ *     holds beside their states is (budget - slot) / (slot + 8,192 x 6,144) - the fix
+ *     lower_max_num_seqs, with which it starts and holds the batch;
+ *   - 1.2 (tensors before the profile, "auto" = the model's bf16): 23 x (36,864 + 1,048,576) =
+ *     24,965,120 bytes a slot, for max_batch_size 256 sequences, of which the budget loses 0.9;
+ *   - Qwen3.5-27B on 1.3: mamba_ssm_dtype float32 is not TensorRT-LLM's key, so bf16:
+ *     78,446,592 a slot; named float32 by the request, 153,944,064. */
+static void test_trtllm_hybrid_states(void **state)
+{
+    (void)state;
+    const struct gs_arch nano =
+        fixture_arch_file("nemotron_h/nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json");
+    const struct gs_model_spec m = fixture_spec(&nano);
+    struct gs_workload w = fixture_vllm_workload(8, 8192, 1, 85061827297ULL); /* H100 */
+    w.serving.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    static struct gs_estimate e;
+    const struct gs_inference_result *r = &e.serving;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const uint64_t slot = 49082368ULL, each = 8192ULL * 6144;
+    assert_int_equal(r->kv.state_bytes_per_sequence, slot);
+    assert_int_equal(r->state_slots, 2049);
+    assert_int_equal(r->state_pool_bytes, 2049 * slot);
+    assert_false(r->starts);
+    assert_non_null(r->state_binding);
+    const uint64_t kv = (uint64_t)r->budget.kv_bytes;
+    const uint64_t most = (kv - slot) / (slot + each);
+    assert_true(most >= 8 && most < 2048);
+    assert_int_equal(r->seqs_bound, most);
+    bool fixed = false;
+    for (size_t i = 0; i < e.fix_count; i++)
+        if (strcmp(e.fixes[i].code, "lower_max_num_seqs") == 0) {
+            assert_int_equal(e.fixes[i].value, most);
+            assert_true(e.fixes[i].holds_batch);
+            fixed = true;
+        }
+    assert_true(fixed);
+    w.serving.engine.max_num_seqs = most;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(r->starts && r->holds_batch);
+    assert_int_equal(r->max_tokens, (kv - (most + 1) * slot) / (6144 * 32) * 32);
+    assert_int_equal(r->seqs_bound, 0); /* the request names it */
+
+    w.serving.engine.max_num_seqs = 256;
+    w.serving.engine.version = 10200;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 24965120ULL);
+    assert_int_equal(r->state_slots, 256);
+    const uint64_t kv12 = (uint64_t)r->budget.kv_bytes;
+    const uint64_t states = 256 * 24965120ULL;
+    const uint64_t cost = states / 1000 * 900 + states % 1000 * 900 / 1000;
+    assert_true(kv12 > cost);
+    assert_int_equal(r->max_tokens, (kv12 - cost) / (6144 * 32) * 32);
+
+    const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec qm = fixture_spec(&q27);
+    w.serving.engine.version = 0;
+    assert_int_equal(gs_estimate_compute(&qm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 78446592ULL);
+    w.serving.engine.mamba_ssm_bytes = 4;
+    assert_int_equal(gs_estimate_compute(&qm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, QWEN35_27B_SGLANG_SLOT);
 }
 
 /* A fix that moves to more GPUs or to int4 weights keeps the draft: its figures are the estimate
@@ -1899,6 +1977,7 @@ int main(void)
         cmocka_unit_test(test_sglang_state_pool),
         cmocka_unit_test(test_sglang_spec_states),
         cmocka_unit_test(test_sglang_state_knobs),
+        cmocka_unit_test(test_trtllm_hybrid_states),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),

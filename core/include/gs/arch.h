@@ -231,6 +231,8 @@ struct gs_recurrent {
                                             names (mamba_ssm_dtype, mamba_ssm_cache_dtype: 4
                                             float32, 2 bfloat16 or float16); 0 where it names
                                             none and each engine keeps its own default */
+    uint8_t cache_dtype_bytes;           /* ... the same named by mamba_ssm_cache_dtype alone (the
+                                            key TensorRT-LLM reads), 0 where absent */
     bool delta_rule;                     /* a gated delta-rule mixer (Gated DeltaNet, Kimi Delta
                                             Attention) rather than a selective SSM (Mamba) */
     uint8_t scan;                        /* enum gs_scan: whose code the training count follows */

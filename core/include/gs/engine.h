@@ -80,6 +80,10 @@ struct gs_engine_ops {
      * engine_release_not_modeled. */
     uint32_t first_unread;
     const char *unread_detail;
+    /* Where a layout that does not start or hold its batch with the engine's default
+     * max_num_seqs can with it lowered (the result's seqs_bound), what lowering it does (the
+     * change and fix lower_max_num_seqs); NULL where it cannot. */
+    const char *lower_seqs_detail;
 
     /* out->block_size, max_num_batched_tokens, max_num_seqs (and seqs_cap where that number
      * bounds the sequences running at once) and the release rules (out->release,
@@ -149,6 +153,13 @@ struct gs_engine_ops {
 
 /* bytes x permille / 1000, exact for realistic sizes. */
 uint64_t gs_engine_permille_of(uint64_t bytes, uint64_t permille, bool *ovf);
+
+/* Sets kv->state_bytes_per_sequence to one sequence's recurrent states in the engine's dtypes
+ * `d` (gs_kv_state_bytes), on this GPU's share of the layers: the model's states scaled to the
+ * stage's recurrent layers (the layers' states are alike). Leaves it as it is where the model
+ * keeps none. */
+void gs_engine_state_bytes(const struct gs_inference_input *in, const struct gs_state_dtypes *d,
+                           struct gs_kv_layout *kv);
 
 /* vLLM's OpenAI-server batch defaults (EngineArgs.get_batch_defaults), which
  * the engines without a profile rule of their own take: 8192 tokens and 1024

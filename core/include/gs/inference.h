@@ -132,14 +132,25 @@ enum gs_status gs_kv_layout_memo(const struct gs_arch *arch, enum gs_kv_dtype dt
                                  const struct gs_stage_plan *stages, struct gs_kv_memo *memo,
                                  struct gs_kv_layout *out, struct gs_error *err);
 
+/* Which config key names an engine's recurrent-state dtype. */
+enum gs_state_key {
+    GS_STATE_KEY_ANY,   /* mamba_ssm_dtype or mamba_ssm_cache_dtype (config_state_bytes) */
+    GS_STATE_KEY_CACHE, /* mamba_ssm_cache_dtype alone (cache_dtype_bytes) */
+    GS_STATE_KEY_NONE,  /* neither: the engine's default */
+};
+
+/* How an engine keeps one sequence's recurrent states: the conv windows in `conv` bytes an
+ * element, the recurrent states in `given` bytes where the request names a dtype (0: none),
+ * else in the dtype the config names under `key`, else in `state` bytes (conv, state > 0). */
+struct gs_state_dtypes {
+    uint64_t conv, state, given;
+    enum gs_state_key key;
+};
+
 /* One sequence's recurrent states over every layer of `arch` with a state, split over `tensor`
- * ranks, as an engine that keeps the conv windows in `conv_bytes` an element and the recurrent
- * states in `given_element` bytes where the request names a dtype (0: none), else in the
- * config's dtype (gs_recurrent.config_state_bytes), else in `state_element` bytes
- * (conv_bytes and state_element > 0); *layers gets the layers counted. */
-uint64_t gs_kv_state_bytes(const struct gs_arch *arch, uint64_t tensor, uint64_t conv_bytes,
-                           uint64_t state_element, uint64_t given_element, uint64_t *layers,
-                           bool *ovf);
+ * ranks, in the dtypes `d` says; *layers gets the layers counted. */
+uint64_t gs_kv_state_bytes(const struct gs_arch *arch, uint64_t tensor,
+                           const struct gs_state_dtypes *d, uint64_t *layers, bool *ovf);
 
 /* Paged bytes one sequence of `context` tokens (with `encoder_tokens` for
  * cross-attention) holds, in blocks of `block_size`: full layers and the
@@ -345,6 +356,8 @@ struct gs_inference_result {
     uint64_t state_pool_bytes;    /* ... and its bytes, taken from budget.kv_bytes before the
                                      attention cache is sized; 0: no such pool */
     uint64_t state_seqs;          /* ... and the sequences those slots run at once */
+    const char *state_binding;    /* ... and why it leaves the engine no room to start, where it
+                                     does not (NULL: the generic reason) */
     uint64_t state_spec_tokens;   /* ... under speculative decoding, the draft tokens a running
                                      request's intermediate states hold (SGLang's
                                      speculative_num_draft_tokens) */
@@ -356,8 +369,10 @@ struct gs_inference_result {
     uint64_t max_context;         /* tokens per sequence at the requested batch */
     bool starts;                  /* the engine starts: one sequence of the context fits */
     uint64_t seqs_bound;          /* where it does not start only for max_num_seqs above what its
-                                     pool holds (gs_engine_ops.start_bound): the most it may be;
-                                     0 otherwise */
+                                     pool holds (gs_engine_ops.start_bound), or where the
+                                     recurrent states it reserves for max_num_seqs sequences
+                                     keep the batch out (TensorRT-LLM's state_pool): the most it
+                                     may be; 0 otherwise */
     bool holds_batch;             /* ... and the KV cache holds the whole batch at once */
     const char *binding;          /* why not, when !holds_batch */
 };

@@ -10,7 +10,10 @@
  * are not subtracted. Pages are one token (server_args page_size 1). A
  * hybrid's Mamba / linear-attention states take a pool of their own out of
  * it first (from 0.5.10: mamba_full_memory_ratio / (1 + ratio), 0.9 by
- * default, in slots of one sequence's states; gs_engine_ops.state_pool).
+ * default, in slots of one sequence's states, or --max-mamba-cache-size
+ * slots; from 0.5.14 under speculative decoding with each running request's
+ * draft states beside it; gs_engine_ops.state_pool). Under speculative
+ * decoding SGLang runs at most 48 requests at once unless told otherwise.
  *
  * What changes between releases is mostly the default mem_fraction_static
  * (server_args.py), three rules so far, and what else the fraction holds:
@@ -39,7 +42,8 @@
  *     a speculative draft is budgeted inside the fraction - the target's pool
  *     is sized after the draft has loaded, each token's cell grows by the
  *     draft's layers, and the default reserves nothing more for it
- *     (gs_sglang_draft);
+ *     (gs_sglang_draft); on hybrids the draft's intermediate states are
+ *     solved with the state pool (state_spec_joint);
  *   - from 0.5.20 (PR #37898, merged about 2026-09-04; in 0.5.20 by PR
  *     #40346): GPUs under 35 GiB default to chunked_prefill_size 4096 and
  *     cuda_graph_max_bs 48 below TP 4, 160 from it; the state pool keeps one
