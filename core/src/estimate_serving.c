@@ -955,8 +955,8 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      "dtype (the checkpoint's 16-bit values upcast on loading), on every GPU: 2 "
                      "bytes more an element, in weights_bytes",
                      "vLLM models/glm4_moe.py Glm4MoE, minimax_m2.py MiniMaxM2MoE, "
-                     "ernie45_moe.py Ernie4_5_MoeMoE, mimo_v2.py MiMoV2MoE, bailing_moe_linear.py "
-                     "(the gate's dtype / params_dtype torch.float32)");
+                     "ernie45_moe.py Ernie4_5_MoeMoE, mimo_v2.py MiMoV2MoE, bailing_moe_linear.py, "
+                     "hy_v3.py HYV3MoEFused (the gate's dtype / params_dtype torch.float32)");
     assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
                  "CUDA graph memory: 0 unless given; subtracted only where the release does "
                  "(vLLM 0.21 on)",

@@ -1252,13 +1252,14 @@ static bool vllm_fp8_marlin(const struct gs_inference_input *in)
  * Ernie4_5_MoeMoE (ReplicatedLinear(..., params_dtype=torch.float32)), mimo_v2.py MiMoV2MoE
  * (dtype=config.moe_router_dtype, float32 by default, which the published configs keep),
  * bailing_moe_linear.py (BailingMoeV2_5: router_dtype None or "fp32", the published configs'
- * "fp32"; BailingMoeV3: always). DeepSeek's, Qwen's, Llama 4's, Mixtral's and gpt-oss's routers
- * are in the model's dtype (their correction biases, fp32 buffers, are weighed as such). */
+ * "fp32"; BailingMoeV3: always), hy_v3.py HYV3MoEFused (GateLinear(..., params_dtype=
+ * torch.float32); registry.py "HYV3ForCausalLM": ("hy_v3", "HYV3ForCausalLM")). DeepSeek's,
+ * Qwen's, Llama 4's, Mixtral's and gpt-oss's routers are in the model's dtype (their correction
+ * biases, fp32 buffers, are weighed as such; Hy3's expert_bias is a model-dtype parameter). */
 static const char *const fp32_router_classes[] = {
-    "Glm4MoeForCausalLM",      "MiniMaxM2ForCausalLM",
-    "Ernie4_5_MoeForCausalLM", "MiMoV2ForCausalLM",
-    "MiMoV2FlashForCausalLM",  "BailingMoeV2_5ForCausalLM",
-    "BailingMoeV3ForCausalLM", NULL};
+    "Glm4MoeForCausalLM",      "MiniMaxM2ForCausalLM",   "Ernie4_5_MoeForCausalLM",
+    "MiMoV2ForCausalLM",       "MiMoV2FlashForCausalLM", "BailingMoeV2_5ForCausalLM",
+    "BailingMoeV3ForCausalLM", "HYV3ForCausalLM",        NULL};
 
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                       struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)

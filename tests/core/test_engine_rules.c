@@ -1328,6 +1328,25 @@ static void test_vllm_fp32_routers(void **state)
     strcpy(glm.architecture, "Qwen3MoeForCausalLM");
     assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
     assert_int_equal(res.budget.router_fp32_bytes, 0);
+
+    /* Hy3-preview (HYV3ForCausalLM, hy_v3.py GateLinear params_dtype fp32): 79 routed layers of
+     * 192 x 4,096 = 79 x 192 x 4,096 x 2 = 124,256,256 B; its correction biases are buffers */
+    const struct gs_arch hy = fixture_arch(
+        "%s", "{\"model_type\":\"hy_v3\",\"architectures\":[\"HYV3ForCausalLM\"],\"vocab_size\":"
+              "120832,\"hidden_size\":4096,\"intermediate_size\":13312,\"num_hidden_layers\":80,"
+              "\"num_attention_heads\":64,\"num_key_value_heads\":8,\"head_dim\":128,"
+              "\"tie_word_embeddings\":false,\"num_experts\":192,\"num_experts_per_tok\":8,"
+              "\"num_shared_experts\":1,\"moe_intermediate_size\":1536}");
+    uint64_t hy_counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&hy, 0, hy.num_hidden_layers, hy_counts);
+    r.format = GS_WF_BF16;
+    r.tensor = 8;
+    assert_int_equal(gs_weights_router_fp32_growth(&hy, &r, hy_counts, &ovf), 124256256ULL);
+    in = fixture_llama3_8b_on_h100(&hy);
+    in.weights_bytes = 40000000000ULL;
+    in.weight_format = GS_WF_FP8_BLOCK;
+    assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+    assert_int_equal(res.budget.router_fp32_bytes, 124256256ULL);
 }
 
 /* fp8 on Marlin (vLLM marlin_utils_fp8.py prepare_fp8_layer_for_marlin,
