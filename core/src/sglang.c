@@ -321,6 +321,14 @@ static void sglang_load(const struct gs_inference_input *in, const struct gs_eng
     }
 }
 
+/* The data-parallel attention workers: under --enable-dp-attention the expert group is every
+ * rank (tensor x data), which SGLang's tp_size counts (--tp N --dp D); 1 without it. */
+static uint64_t attention_data(const struct gs_inference_input *in)
+{
+    const uint64_t t = in->tensor ? in->tensor : 1;
+    return in->expert > t ? in->expert / t : 1;
+}
+
 static void sglang_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                         uint64_t used, bool *ovf)
 {
@@ -331,9 +339,7 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
     b->rule = "SGLang: mem_fraction_static x the memory free once the CUDA context and the "
               "process groups exist holds the weights and the KV pool; activations and CUDA "
               "graphs live in the reserve outside the fraction";
-    /* under data-parallel attention the expert group is every rank (tensor x data), which
-     * SGLang's tp_size counts (--tp N --dp D --enable-dp-attention) */
-    const uint64_t dp = in->expert > t ? in->expert / t : 1;
+    const uint64_t dp = attention_data(in);
     const struct gs_sglang_fraction_input fin = {
         b->total_bytes, t * dp, p, dp, (enum gs_spec_method)c->spec_method,
         gs_arch_has_mla(in->arch), in->gpu.rocm};
@@ -444,8 +450,7 @@ static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inf
         return false;
     bool ovf = false;
     const struct gs_engine_config *c = &in->engine;
-    const uint64_t t = in->tensor ? in->tensor : 1;
-    const uint64_t dp = in->expert > t ? in->expert / t : 1; /* as sglang_pool reads it */
+    const uint64_t dp = attention_data(in);
     const uint64_t per_request = state_slots_per_request(in);
     const bool pad = rel->state_pad_slot;
     const bool spec = rel->state_spec_joint && c->spec_method != GS_SPEC_NONE;
@@ -458,36 +463,31 @@ static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inf
     const uint64_t parts = 1000 + ratio;
     const uint64_t budget =
         gs_add(gs_mul(available / parts, ratio, &ovf), available % parts * ratio / parts, &ovf);
-    uint64_t slots, holding = 0; /* K; the requests whose intermediate states are reserved */
+    uint64_t slots; /* K */
     if (c->max_mamba_cache_size) {
         slots = c->max_mamba_cache_size / dp; /* "max_mamba_cache_size is not None" */
-        holding = slots / per_request;
-        if (running && holding > running)
-            holding = running;
     } else if (rel->state_spec_joint && c->prefix_caching == GS_CHUNKED_PREFILL_OFF && running) {
         slots = running; /* "disable_radix_cache and max_running_requests is not None" */
-        holding = slots;
     } else if (spec) {
         /* int((budget - P (1 + D)) // (P (1 + D / S))), 1 + D / S = (S + D) / S */
         const uint64_t fixed = pad ? gs_mul(slot, 1 + d, &ovf) : 0;
         const uint64_t per_slot = gs_mul(slot, per_request + d, &ovf);
         slots =
             budget > fixed && per_slot ? gs_mul(budget - fixed, per_request, &ovf) / per_slot : 0;
-        holding = slots / per_request;
-        if (running && holding > running)
-            holding = running;
     } else {
         slots = pad ? (budget > slot ? (budget - slot) / slot : 0) : budget / slot;
     }
     /* none: "Not enough GPU memory for hybrid ... state cache" at startup */
     out->state_slots = slots;
     out->state_pool_bytes = slots ? gs_mul(pad ? slots + 1 : slots, slot, &ovf) : 0;
-    out->state_spec_tokens = d;
-    out->state_spec_bytes =
-        spec ? gs_mul(gs_mul(slot, pad ? holding + 1 : holding, &ovf), d, &ovf) : 0;
+    /* the requests at once, min(max_running_requests, K / S) - also the requests whose draft
+     * states are reserved (capped_reqs; without the radix cache S is 1 and K the requests) */
     out->state_seqs = slots / per_request;
     if (running && out->state_seqs > running)
         out->state_seqs = running;
+    out->state_spec_tokens = d;
+    out->state_spec_bytes =
+        spec ? gs_mul(gs_mul(slot, pad ? out->state_seqs + 1 : out->state_seqs, &ovf), d, &ovf) : 0;
     if (out->state_seqs == 0)
         out->state_binding = "the hybrid's state pool holds no running sequence's states (SGLang "
                              "fails at startup: \"Not enough GPU memory for hybrid ... state "
