@@ -1044,6 +1044,11 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                      "vLLM gpu_worker.py init_device (free memory check) and "
                      "determine_available_memory; SGLang get_available_gpu_memory; TGI "
                      "get_free_memory; TensorRT-LLM cudaMemGetInfo");
+    const char *ssm = given->serving.engine.engine == GS_ENGINE_VLLM
+                          ? gs_vllm_ssm_dtype_refusal(&given->serving.engine)
+                          : NULL;
+    if (ssm != NULL)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/mamba_ssm_dtype", "%s", ssm);
     /* the engine sees the offload it will really make */
     struct gs_workload local = *given;
     const struct gs_workload *w = &local;

@@ -121,14 +121,21 @@ uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, const struct gs_
         struct gs_recurrent r = a->blocks[i].rec;
         if (counts[i] == 0 || (r.conv_channels == 0 && r.state_heads == 0))
             continue;
-        if (d->given)
+        const bool reached =
+            d->given &&
+            (d->reach == GS_STATE_REACH_ALL ||
+             (!r.ssm_flag_ignored && (d->reach == GS_STATE_REACH_SSM || !r.delta_rule)));
+        uint64_t element = d->state;
+        if (reached) {
             r.config_state_bytes = (uint8_t)d->given; /* the request's dtype wins */
-        else if (d->key == GS_STATE_KEY_CACHE)
+            element = d->given;
+        } else if (d->key == GS_STATE_KEY_CACHE) {
             r.config_state_bytes = r.cache_dtype_bytes;
-        else if (d->key == GS_STATE_KEY_NONE)
+        } else if (d->key == GS_STATE_KEY_NONE) {
             r.config_state_bytes = 0;
+        }
         sum = gs_add(
-            sum, gs_mul(state_bytes(&r, d->conv, d->conv, d->state, t, ovf), counts[i], ovf), ovf);
+            sum, gs_mul(state_bytes(&r, d->conv, d->conv, element, t, ovf), counts[i], ovf), ovf);
         *layers += counts[i];
     }
     return sum;

@@ -371,7 +371,8 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
  * the model asks for fp32. */
 static void sglang_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
-    const struct gs_state_dtypes dtypes = {2, 4, in->engine.mamba_ssm_bytes, GS_STATE_KEY_ANY};
+    const struct gs_state_dtypes dtypes = {2, 4, in->engine.mamba_ssm_bytes, GS_STATE_KEY_ANY,
+                                           GS_STATE_REACH_ALL};
     gs_engine_state_bytes(in, &dtypes, &out->kv);
 }
 

@@ -126,9 +126,9 @@ static void trtllm_pages(const struct gs_inference_input *in, struct gs_inferenc
     if (rel->states == STATES_GENERIC)
         return;
     const uint64_t e = in->model_bytes ? in->model_bytes : 2;
-    const struct gs_state_dtypes dtypes = {e, e, in->engine.mamba_ssm_bytes,
-                                           rel->states == STATES_IN_POOL ? GS_STATE_KEY_CACHE
-                                                                         : GS_STATE_KEY_NONE};
+    const struct gs_state_dtypes dtypes = {
+        e, e, in->engine.mamba_ssm_bytes,
+        rel->states == STATES_IN_POOL ? GS_STATE_KEY_CACHE : GS_STATE_KEY_NONE, GS_STATE_REACH_ALL};
     gs_engine_state_bytes(in, &dtypes, &out->kv);
 }
 

@@ -1471,8 +1471,78 @@ static const char *const mamba_prefix_caching_classes[] = {
  * "all" one per block_size tokens like attention - for every state layer alike (Mamba, Mamba-2,
  * short convolutions, lightning and delta-rule layers build their spec in
  * MambaBase.get_kv_cache_spec). */
+/* --mamba-ssm-cache-dtype by release (CacheConfig.mamba_ssm_cache_dtype, MambaDType): the flag
+ * from 0.10.2 with auto and float32 (PR #22928), float16 from 0.13 (PR #29978), bfloat16 from 0.22
+ * (PR #41680, merged 2026-05-16 after 0.21.0); Gated DeltaNet's state takes it from 0.17 (PR
+ * #34489, before Qwen3.5's first release). */
+enum {
+    VLLM_SSM_FLAG = 1002,
+    VLLM_SSM_FLOAT16 = 1300,
+    VLLM_SSM_BFLOAT16 = 2200,
+    VLLM_SSM_FLAG_GDN = 1700,
+};
+
+const char *gs_vllm_ssm_dtype_refusal(const struct gs_engine_config *c)
+{
+    const uint32_t v = c->version;
+    if (c->mamba_ssm_bytes == 0 || v == 0)
+        return NULL;
+    if (v < VLLM_SSM_FLAG)
+        return "vLLM has --mamba-ssm-cache-dtype from 0.10.2 (PR #22928); before it a hybrid's "
+               "states take the KV cache's dtype: leave mamba_ssm_dtype out, or name 0.10.2 or "
+               "later";
+    if (c->mamba_ssm_bytes == 2 && c->mamba_ssm_float16 && v < VLLM_SSM_FLOAT16)
+        return "vLLM's --mamba-ssm-cache-dtype takes float16 from 0.13 (PR #29978); this release "
+               "takes auto and float32";
+    if (c->mamba_ssm_bytes == 2 && !c->mamba_ssm_float16 && v < VLLM_SSM_BFLOAT16)
+        return "vLLM's --mamba-ssm-cache-dtype takes bfloat16 from 0.22 (PR #41680); this release "
+               "takes auto, float32 and, from 0.13, float16";
+    return NULL;
+}
+
+/* The request's mamba_ssm_dtype as vLLM's --mamba-ssm-cache-dtype
+ * (MambaStateDtypeCalculator._mamba_state_dtype, layers/mamba/mamba_utils.py): the conv windows
+ * stay in --mamba-cache-dtype ("auto": the model's dtype), the ssm states take the flag - Mamba's
+ * always, Gated DeltaNet's from 0.17 (gated_delta_net_state_dtype read mamba_cache_dtype alone
+ * before PR #34489), never Kimi Delta Attention's fp32 state nor a lightning or CCA layer's single
+ * state (ssm_flag_ignored). A given flag replaces the config's own key, which the model hooks of
+ * models/config.py write only while it is "auto" (NemotronHForCausalLMConfig's
+ * mamba_ssm_cache_dtype, Qwen3_5ForConditionalGenerationConfig's mamba_ssm_dtype: "Using the
+ * user-specified value"). The state's page, and the attention block that must hold it, follow
+ * (MambaSpec.page_size_bytes). */
+static void vllm_state_dtype(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const uint64_t given = in->engine.mamba_ssm_bytes;
+    if (given == 0 || out->kv.recurrent_layers == 0)
+        return;
+    const bool gdn = in->engine.version == 0 || in->engine.version >= VLLM_SSM_FLAG_GDN;
+    const uint64_t e = in->model_bytes ? in->model_bytes : 2;
+    const struct gs_state_dtypes d = {e, 0, given, GS_STATE_KEY_ANY,
+                                      gdn ? GS_STATE_REACH_SSM : GS_STATE_REACH_MAMBA};
+    gs_engine_state_bytes(in, &d, &out->kv);
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(in->arch, 0, in->arch->num_hidden_layers, counts);
+    for (size_t i = 0; i < in->arch->block_count; i++) {
+        const struct gs_recurrent *r = &in->arch->blocks[i].rec;
+        if (counts[i] == 0 || r->state_heads == 0)
+            continue;
+        if (r->ssm_flag_ignored)
+            out->ssm_dtype_ignored =
+                "vLLM keeps Kimi Delta Attention's recurrent states in fp32 and a lightning or "
+                "CCA layer's in --mamba-cache-dtype (the model's dtype) whatever "
+                "--mamba-ssm-cache-dtype asks (mamba_utils.py kda_state_dtype, "
+                "linear_attention_state_dtype, cca_state_dtype): those states keep that dtype";
+        else if (r->delta_rule && !gdn)
+            out->ssm_dtype_ignored =
+                "before 0.17 vLLM's Gated DeltaNet states ignore --mamba-ssm-cache-dtype "
+                "(gated_delta_net_state_dtype read --mamba-cache-dtype alone until PR #34489): "
+                "they stay in the model's dtype";
+    }
+}
+
 static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
+    vllm_state_dtype(in, out);
     const uint64_t spec = in->engine.spec_method != GS_SPEC_NONE ? in->engine.spec_tokens : 0;
     if (out->release != NULL && out->release->v1 && spec && out->kv.conv_row_bytes &&
         out->kv.state_delta_rule) {
@@ -1654,6 +1724,8 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                         "gathered hidden states), counted in the activation peak",
                         "vLLM 0.10 FusedMoE.forward_impl (naive dispatch) and fused_experts_impl; "
                         "docs/vllm-kv-budget-research.md section 5.3");
+    if (r->ssm_dtype_ignored && n->warn)
+        n->warn(n->ctx, "mamba_ssm_dtype_ignored", r->ssm_dtype_ignored);
     if (r->moe_gather_not_modeled && n->warn)
         n->warn(n->ctx, "moe_gather_not_modeled",
                 "under data parallelism vLLM's MoE layers gather every rank's tokens before the "

@@ -314,10 +314,15 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
      * positive float there; above 100 the states would take all but 1% of the pool),
      * --mamba-ssm-dtype */
     static const char *const ssm_dtypes[] = {"float32", "bfloat16", "float16", NULL};
-    static const uint8_t ssm_bytes[] = {4, 2, 2};
+    static const uint8_t ssm_choices[] = {1, 2, 3};
     read_uint(section, "max_mamba_cache_size", 1, (uint64_t)1 << 20, &e->max_mamba_cache_size, ok,
               err);
-    read_choice(section, "mamba_ssm_dtype", ssm_dtypes, ssm_bytes, &e->mamba_ssm_bytes, ok, err);
+    uint8_t ssm = 0;
+    read_choice(section, "mamba_ssm_dtype", ssm_dtypes, ssm_choices, &ssm, ok, err);
+    if (ssm) {
+        e->mamba_ssm_bytes = ssm == 1 ? 4 : 2;
+        e->mamba_ssm_float16 = ssm == 3;
+    }
     v = json_object_get(section, "mamba_full_memory_ratio");
     if (v != NULL) {
         double r = 0;

@@ -1435,7 +1435,8 @@ static void read_minimax(struct model_reader *r, struct gs_arch *a)
                                                  .state_cols = plan.head_dim,
                                                  .in_width = 4 * width,
                                                  .inner = width,
-                                                 .scan = GS_SCAN_PROJECTIONS};
+                                                 .scan = GS_SCAN_PROJECTIONS,
+                                                 .ssm_flag_ignored = true};
                 gs_block_module(a, b, "qkv_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
                                 GS_PART_ATTENTION, GS_MOD_QUANT, h, 3 * width, 1);
                 gs_block_module(a, b, "output_gate", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,

@@ -30,10 +30,16 @@ void kda_build(struct gs_arch *a, size_t b, const struct kda_spec *k)
     const uint64_t h = a->hidden_size, d = k->head_dim, n = k->heads, p = n * d;
     blk->mixer = GS_MIXER_RECURRENT;
     /* in_width: q, k, v, the forget gate and the output gate, plus beta */
-    blk->rec = (struct gs_recurrent){.conv_channels = 3 * p, .conv_kernel = k->kernel,
-                                     .state_heads = n, .state_rows = d, .state_cols = d,
-                                     .in_width = 5 * p + n, .inner = p, .fp32_state = true,
-                                     .delta_rule = true};
+    blk->rec = (struct gs_recurrent){.conv_channels = 3 * p,
+                                     .conv_kernel = k->kernel,
+                                     .state_heads = n,
+                                     .state_rows = d,
+                                     .state_cols = d,
+                                     .in_width = 5 * p + n,
+                                     .inner = p,
+                                     .fp32_state = true,
+                                     .delta_rule = true,
+                                     .ssm_flag_ignored = true};
     blk->rec.scan = k->transformers ? GS_SCAN_KIMI_DELTA : GS_SCAN_PROJECTIONS;
     kda_linear(a, b, "q_proj", GS_SPLIT_COLUMN, h, p);
     kda_linear(a, b, "k_proj", GS_SPLIT_COLUMN, h, p);

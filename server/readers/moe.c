@@ -564,6 +564,7 @@ static size_t zaya_block(struct gs_arch *a, const struct zaya *z, bool eda)
     blk->rec.state_heads = 1;
     blk->rec.state_rows = kv / 2;
     blk->rec.state_cols = 1;
+    blk->rec.ssm_flag_ignored = true; /* cca_state_dtype takes mamba_cache_dtype alone */
     const unsigned f = GS_MOD_QUANT | (z->bias ? GS_MOD_BIAS : 0);
     /* vLLM replicates CCA on every rank ("CCA currently replicates heads"): split none */
     gs_block_module(a, b, "self_attn.qkv_proj.q_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
@@ -862,7 +863,8 @@ static size_t bailing_block(struct gs_arch *a, const struct bailing *c, enum bai
                                          .in_width = 4 * width,
                                          .inner = width,
                                          .scan = GS_SCAN_PROJECTIONS,
-                                         .tensor_groups = c->norm_groups};
+                                         .tensor_groups = c->norm_groups,
+                                         .ssm_flag_ignored = true};
         gs_block_module(a, b, "attention.query_key_value", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
                         GS_PART_ATTENTION, GS_MOD_QUANT | (c->qkv_bias ? GS_MOD_BIAS : 0), h,
                         3 * width, 1);

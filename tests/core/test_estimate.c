@@ -1562,6 +1562,88 @@ static void test_sglang_state_knobs(void **state)
     assert_int_equal(r->kv.state_bytes_per_sequence, 78446592ULL);
 }
 
+/* vLLM's --mamba-ssm-cache-dtype (vllm.c vllm_state_dtype; MambaStateDtypeCalculator in
+ * layers/mamba/mamba_utils.py): the conv windows stay in the model's dtype, the ssm states take
+ * the flag over the config's key, and the attention block grows until it holds a state's page
+ * (16 x ceil(state / (16 x one token of one layer))).
+ *   - Qwen3.5-27B (48 Gated DeltaNet layers: conv 10,240 x 3, state 48 heads x 128 x 128; 16
+ *     attention layers of 4,096 bytes a token): its mamba_ssm_dtype float32 by default,
+ *     48 x (61,440 + 3,145,728) = 153,944,064 bytes, a block of 16 x ceil(3,207,168 / 65,536) =
+ *     784 tokens; bfloat16 48 x (61,440 + 1,572,864) = 78,446,592, 16 x 25 = 400 tokens;
+ *     bfloat16 is refused before 0.22 and float16 before 0.13 (400 at the field);
+ *   - Qwen3-Next-80B-A3B (36 Gated DeltaNet layers: conv 8,192 x 3, state 32 x 128 x 128): the
+ *     model's bf16 by default, 36 x (49,152 + 1,048,576) = 39,518,208; float32 36 x (49,152 +
+ *     2,097,152) = 77,266,944 from 0.17, unchanged with a warning on 0.16;
+ *   - Nemotron-3-Nano (23 Mamba-2 layers): bfloat16 23 x (36,864 + 64 x 64 x 128 x 2) =
+ *     24,965,120 against the config's float32, 49,082,368;
+ *   - Kimi-Linear: Kimi Delta Attention's fp32 state ignores the flag (a warning). */
+static void test_vllm_ssm_dtype(void **state)
+{
+    (void)state;
+    static struct gs_estimate e;
+    const struct gs_inference_result *r = &e.serving;
+    struct gs_error err;
+    const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec m = fixture_spec(&q27);
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL); /* H200 */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 153944064ULL);
+    assert_int_equal(r->block_size, 784);
+    w.serving.engine.mamba_ssm_bytes = 2;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 78446592ULL);
+    assert_int_equal(r->pages.state_page_bytes, 78446592ULL / 48);
+    assert_int_equal(r->block_size, 400);
+    assert_false(estimate_warned(&e, "mamba_ssm_dtype_ignored"));
+    w.serving.engine.version = 2100;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/mamba_ssm_dtype");
+    w.serving.engine.mamba_ssm_float16 = true; /* float16 from 0.13 */
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 78446592ULL);
+    w.serving.engine.version = 1200;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/mamba_ssm_dtype");
+
+    const struct gs_arch next =
+        fixture_arch_file("qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
+    const struct gs_model_spec mn = fixture_spec(&next);
+    w = fixture_vllm_workload(1, 8192, 2, 150754820096ULL);
+    assert_int_equal(gs_estimate_compute(&mn, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 39518208ULL / 2);
+    w.serving.engine.mamba_ssm_bytes = 4;
+    assert_int_equal(gs_estimate_compute(&mn, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 77266944ULL / 2);
+    w.serving.engine.version = 1600;
+    assert_int_equal(gs_estimate_compute(&mn, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 39518208ULL / 2);
+    assert_true(estimate_warned(&e, "mamba_ssm_dtype_ignored"));
+
+    const struct gs_arch nano =
+        fixture_arch_file("nemotron_h/nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json");
+    const struct gs_model_spec mh = fixture_spec(&nano);
+    w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL);
+    assert_int_equal(gs_estimate_compute(&mh, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 49082368ULL);
+    w.serving.engine.mamba_ssm_bytes = 2;
+    assert_int_equal(gs_estimate_compute(&mh, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 24965120ULL);
+
+    const struct gs_arch kimi =
+        fixture_arch_file("kimi_linear/moonshotai__Kimi-Linear-48B-A3B-Instruct.json");
+    const struct gs_model_spec mk = fixture_spec(&kimi);
+    w = fixture_vllm_workload(1, 8192, 1, 150754820096ULL);
+    assert_int_equal(gs_estimate_compute(&mk, &w, &e, NULL), GS_OK);
+    const uint64_t kda = r->kv.state_bytes_per_sequence;
+    assert_false(estimate_warned(&e, "mamba_ssm_dtype_ignored"));
+    w.serving.engine.mamba_ssm_bytes = 2;
+    assert_int_equal(gs_estimate_compute(&mk, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, kda);
+    assert_true(estimate_warned(&e, "mamba_ssm_dtype_ignored"));
+}
+
 /* TensorRT-LLM keeps a hybrid's recurrent states for max_batch_size sequences whatever the
  * batch (tensorrt_llm.c trtllm_state_pool). Nemotron-3-Nano-30B-A3B (23 Mamba layers of 64 heads
  * x 64 x 128, conv 6,144 x 3; six attention layers of 2 KV heads x 128: 6,144 bytes a token) on
@@ -1978,6 +2060,7 @@ int main(void)
         cmocka_unit_test(test_sglang_spec_states),
         cmocka_unit_test(test_sglang_state_knobs),
         cmocka_unit_test(test_trtllm_hybrid_states),
+        cmocka_unit_test(test_vllm_ssm_dtype),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),

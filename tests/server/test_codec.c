@@ -2049,7 +2049,8 @@ static void test_prefix_caching_knob(void **state)
  * slots (assumption state_slots), mamba_ssm_dtype bfloat16 Qwen3.5-27B's 78,446,592-byte slot
  * (kv_cache.state_bytes_per_sequence; 153,944,064 in fp32), mamba_full_memory_ratio 0.3 fewer
  * slots than the default 0.9; a ratio of 0 or above 100 and an unknown dtype are 400s naming the
- * field. */
+ * field. On vLLM 0.21 float16 gives the same bf16-sized slot and bfloat16, which its
+ * --mamba-ssm-cache-dtype takes from 0.22, is a 400. */
 static void test_sglang_state_knobs_decoded(void **state)
 {
     (void)state;
@@ -2085,6 +2086,18 @@ static void test_sglang_state_knobs_decoded(void **state)
     snprintf(body, sizeof(body), STATE_KNOB_BODY, ",\"mamba_ssm_dtype\":\"fp8\"");
     expect_error(body, 400, "/inference/mamba_ssm_dtype", "float32, bfloat16, float16");
 #undef STATE_KNOB_BODY
+    /* vLLM's --mamba-ssm-cache-dtype: float16 from 0.13, bfloat16 from 0.22 */
+#define VLLM_SSM_BODY                                                                              \
+    "{\"model\":\"qwen3.5-27b\",\"gpu\":\"h200\",\"inference\":{\"engine\":\"vllm\","              \
+    "\"engine_version\":\"0.21.0\",\"context_length\":8192,\"mamba_ssm_dtype\":\"%s\"}}"
+    snprintf(body, sizeof(body), VLLM_SSM_BODY, "float16");
+    json_t *fp16 = estimate(body, &p);
+    assert_non_null(fp16);
+    assert_int_equal(get_int(fp16, "kv_cache.state_bytes_per_sequence"), 78446592);
+    json_decref(fp16);
+    snprintf(body, sizeof(body), VLLM_SSM_BODY, "bfloat16");
+    expect_error(body, 400, "/inference/mamba_ssm_dtype", "bfloat16 from 0.22");
+#undef VLLM_SSM_BODY
 }
 
 /* inference.limit_mm_per_prompt (vLLM --limit-mm-per-prompt): Qwen3-VL-30B-A3B on vLLM 0.11.0

@@ -233,6 +233,12 @@ struct gs_recurrent {
                                             none and each engine keeps its own default */
     uint8_t cache_dtype_bytes;           /* ... the same named by mamba_ssm_cache_dtype alone (the
                                             key TensorRT-LLM reads), 0 where absent */
+    bool ssm_flag_ignored;               /* vLLM's --mamba-ssm-cache-dtype does not reach this
+                                            state: Kimi Delta Attention's (fp32 always), a
+                                            lightning layer's or ZAYA CCA's single state
+                                            (mamba_utils.py kda_state_dtype,
+                                            linear_attention_state_dtype, cca_state_dtype take
+                                            no ssm dtype) */
     bool delta_rule;                     /* a gated delta-rule mixer (Gated DeltaNet, Kimi Delta
                                             Attention) rather than a selective SSM (Mamba) */
     uint8_t scan;                        /* enum gs_scan: whose code the training count follows */

@@ -139,12 +139,24 @@ enum gs_state_key {
     GS_STATE_KEY_NONE,  /* neither: the engine's default */
 };
 
+/* Which recurrent states a dtype the request names reaches. */
+enum gs_state_reach {
+    GS_STATE_REACH_ALL,   /* every one (SGLang --mamba-ssm-dtype, TensorRT-LLM
+                             kv_cache_config.mamba_ssm_cache_dtype) */
+    GS_STATE_REACH_SSM,   /* vLLM --mamba-ssm-cache-dtype from 0.17: Mamba's and Gated DeltaNet's,
+                             not those marked ssm_flag_ignored */
+    GS_STATE_REACH_MAMBA, /* ... before 0.17: Mamba's alone (gated_delta_net_state_dtype took no
+                             ssm dtype until PR #34489) */
+};
+
 /* How an engine keeps one sequence's recurrent states: the conv windows in `conv` bytes an
- * element, the recurrent states in `given` bytes where the request names a dtype (0: none),
- * else in the dtype the config names under `key`, else in `state` bytes (conv, state > 0). */
+ * element, the recurrent states in `given` bytes where the request names a dtype (0: none) and
+ * it reaches them (`reach`), else in the dtype the config names under `key`, else in `state`
+ * bytes (conv > 0; state 0: fp32 where the reader marks fp32_state, else `conv`). */
 struct gs_state_dtypes {
     uint64_t conv, state, given;
     enum gs_state_key key;
+    enum gs_state_reach reach;
 };
 
 /* One sequence's recurrent states over every layer of `arch` with a state, split over `tensor`
@@ -175,8 +187,11 @@ struct gs_engine_config {
     uint64_t mamba_full_memory_ratio_permille; /* SGLang --mamba-full-memory-ratio x 1000, the
                                                   states' share against the attention cache's
                                                   (0: 900) */
-    uint8_t mamba_ssm_bytes;                   /* SGLang --mamba-ssm-dtype's element size (0: the
-                                                  config's mamba_ssm_dtype, else fp32) */
+    uint8_t mamba_ssm_bytes;                   /* the recurrent states' element size the request
+                                                  names (SGLang --mamba-ssm-dtype, vLLM
+                                                  --mamba-ssm-cache-dtype, TensorRT-LLM
+                                                  mamba_ssm_cache_dtype); 0: the engine's default */
+    bool mamba_ssm_float16;                    /* ... and that dtype is float16, not bfloat16 */
     uint64_t block_size;                      /* default per engine */
     uint64_t max_num_batched_tokens;          /* vLLM server defaults by GPU */
     uint64_t max_num_seqs;
@@ -358,6 +373,8 @@ struct gs_inference_result {
     uint64_t state_seqs;          /* ... and the sequences those slots run at once */
     const char *state_binding;    /* ... and why it leaves the engine no room to start, where it
                                      does not (NULL: the generic reason) */
+    const char *ssm_dtype_ignored; /* why some of the recurrent states keep another dtype than the
+                                      request's mamba_ssm_dtype (vLLM); NULL: it reaches them all */
     uint64_t state_spec_tokens;   /* ... under speculative decoding, the draft tokens a running
                                      request's intermediate states hold (SGLang's
                                      speculative_num_draft_tokens) */

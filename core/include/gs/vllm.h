@@ -149,6 +149,11 @@ struct gs_vllm_release {
     const char *source;
 };
 
+/* Why vLLM release c->version refuses the request's mamba_ssm_dtype at its command line
+ * (--mamba-ssm-cache-dtype: from 0.10.2 auto and float32, float16 from 0.13, bfloat16 from 0.22),
+ * or NULL where it takes it. */
+const char *gs_vllm_ssm_dtype_refusal(const struct gs_engine_config *c);
+
 /* The startup failure of a hybrid model whose max_num_seqs is above its pool's blocks
  * (gs_vllm_release.mamba_seqs_bounded): the binding points at it. */
 extern const char gs_vllm_refusal_mamba_seqs[];
