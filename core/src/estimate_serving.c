@@ -11,6 +11,7 @@
 #include "gs/capability.h"
 #include "gs/engines.h"
 #include "gs/sglang.h"
+#include "gs/trtllm.h"
 #include "gs/units.h"
 #include "gs/vllm.h"
 
@@ -290,6 +291,25 @@ static void draft_cache(const struct gs_model_spec *m, const struct gs_workload 
         in->draft_transient_bytes = sd.transient_bytes;
         return;
     }
+    struct gs_trtllm_draft td;
+    if (c->engine == GS_ENGINE_TENSORRT_LLM && c->spec_method != GS_SPEC_NONE) {
+        /* the draft's layers priced like the target's, or in their own layout (gs_trtllm_draft):
+         * either way each token of the pool holds them too */
+        const struct gs_weights_request r = {(enum gs_weight_format)in->weight_format,
+                                             w->group_size,
+                                             t,
+                                             1,
+                                             w->format_experts_only,
+                                             w->parallelism.expert,
+                                             stages_for(w, 1)};
+        if (gs_trtllm_draft(&m->arch, w->serving.draft, (enum gs_spec_method)c->spec_method,
+                            c->spec_tokens, c->version, &r, w->serving.kv_dtype, &td,
+                            NULL) == GS_OK) {
+            *layers = td.cache_layers;
+            *token_bytes = td.cache_token_bytes;
+        }
+        return;
+    }
     if (gs_engine_ops_for(c->engine)->spec != GS_ENGINE_SPEC_IN_BUDGET)
         return;
     if (c->spec_method == GS_SPEC_MTP) {
@@ -346,6 +366,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->expert = w->parallelism.expert;
     in->expert_cross_node = w->parallelism.expert > per_node;
     in->engine = w->serving.engine;
+    in->draft = w->serving.draft;
     /* vLLM's SpeculativeConfig.__post_init__: without num_speculative_tokens, mtp proposes as
      * many as the drafter predicts (n_predict: the model's MTP layers; a Gemma 4 assistant 1);
      * SGLang chooses its own (sglang.c speculative_draft_tokens) */
@@ -422,7 +443,7 @@ static enum gs_status draft_model(const struct gs_model_spec *m, const struct gs
         const bool eagle3 = method == GS_SPEC_EAGLE3;
         st = gs_weights_eagle_bytes(a, eagle3, d->target_hidden,
                                     eagle3 ? (d->draft_vocab ? d->draft_vocab : a->vocab_size) : 0,
-                                    &r, &bytes, err);
+                                    8, &r, &bytes, err);
     }
     if (st != GS_OK)
         return st;
@@ -565,6 +586,71 @@ static enum gs_status sglang_draft_weights(const struct gs_model_spec *m,
     return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
 }
 
+/* TensorRT-LLM's draft (gs_trtllm_draft): its weights added to *weights, the mode and the
+ * draft's figures in the answer, or the 400 of a request it does not run. */
+static enum gs_status trtllm_draft_weights(const struct gs_model_spec *m,
+                                           const struct gs_workload *w, struct gs_estimate *e,
+                                           uint64_t t, uint64_t p, enum gs_weight_format f,
+                                           uint64_t *weights, struct gs_error *err)
+{
+    const struct gs_engine_config *c = &w->serving.engine;
+    const struct gs_weights_request r = {
+        f, w->group_size, t, p, w->format_experts_only, w->parallelism.expert, stages_for(w, p)};
+    struct gs_trtllm_draft d;
+    enum gs_status st =
+        gs_trtllm_draft(&m->arch, w->serving.draft, (enum gs_spec_method)c->spec_method,
+                        c->spec_tokens, c->version, &r, w->serving.kv_dtype, &d, err);
+    if (st != GS_OK)
+        return st;
+    bool ovf = false;
+    *weights = gs_add(*weights, d.weights_bytes, &ovf);
+    const enum gs_trtllm_mode mode = d.spec.mode;
+    if (mode != GS_TRTLLM_NGRAM)
+        assume_value(
+            e, "speculative_draft_weights_bytes", d.weights_bytes,
+            mode == GS_TRTLLM_EAGLE3
+                ? "TensorRT-LLM EAGLE-3: the head's layers split over the tensor ranks, fc from "
+                  "the 3 captured target states whole on every rank, its own head over "
+                  "draft_vocab_size and, where that vocabulary is not the target's, d2t (int32); "
+                  "the embedding is the target's"
+            : mode == GS_TRTLLM_DRAFT_TARGET
+                ? "TensorRT-LLM draft/target: the whole draft in a second model engine at the "
+                  "target's tensor-parallel size, sharing nothing"
+                : "TensorRT-LLM MTP: the MTP layers MTPForCausalLM builds (MTP-Eagle the "
+                  "checkpoint's one; vanilla MTP as many as draft tokens before 1.3, the "
+                  "checkpoint's from 1.3), each a decoder layer split like the target's with "
+                  "eh_proj (2 x hidden to hidden, 16-bit) split by rows; embedding and head are "
+                  "the target's",
+            mode == GS_TRTLLM_EAGLE3
+                ? "tensorrt_llm/_torch/models/modeling_speculative.py Eagle3DraftModel, "
+                  "Eagle3ForCausalLM"
+            : mode == GS_TRTLLM_DRAFT_TARGET
+                ? "tensorrt_llm/_torch/pyexecutor/py_executor_creator.py (draft "
+                  "PyTorchModelEngine)"
+                : "tensorrt_llm/_torch/models/modeling_speculative.py MTPForCausalLM; "
+                  "modeling_deepseekv3.py DeepseekV3MTP");
+    assume_value(e, "speculative_max_draft_len", d.spec.draft_tokens,
+                 "TensorRT-LLM's max_draft_len: the request's num_speculative_tokens (MTP's "
+                 "num_nextn_predict_layers before 1.3); for MTP without it 1, or from 1.3 a "
+                 "vanilla checkpoint's MTP layers",
+                 "tensorrt_llm/_torch/speculative/utils.py update_spec_config_from_model_config; "
+                 "llmapi/llm_args.py MTPDecodingConfig, EagleDecodingConfig");
+    if (mode != GS_TRTLLM_NGRAM)
+        assume_value(e, "speculative_draft_layers", d.cache_layers,
+                     d.cache_token_bytes
+                         ? "TensorRT-LLM: the draft's attention layers in a KV cache manager of "
+                           "their own layout holding as many tokens as the target's, the budget "
+                           "shared by both (each token priced at target + draft bytes)"
+                         : "TensorRT-LLM: draft KV layers priced like the target's in every "
+                           "token (get_num_spec_layers: 1.0-1.2 in the target's manager - MTP "
+                           "and, from 1.1, EAGLE-3 one a draft token - 1.3 in a draft pool, "
+                           "MTP-Eagle's one layer)",
+                     "tensorrt_llm/_torch/speculative/utils.py get_num_spec_layers; "
+                     "_torch/pyexecutor/_util.py KvCacheCreator (_get_kv_size_per_token, "
+                     "_create_one_model_draft_kv_cache_manager)");
+    return ovf ? gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits") : GS_OK;
+}
+
 /* Speculative decoding as the engine runs it (gs/speculative.h): which
  * methods gpusizer can size for it, and for vLLM's mtp the MTP layers'
  * weights on every GPU, added to *weights. */
@@ -585,9 +671,12 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
             return st;
         return sglang_draft_weights(m, w, e, t, f, weights, err);
     }
+    if (ops->spec == GS_ENGINE_SPEC_MODULE)
+        return trtllm_draft_weights(m, w, e, t, p, f, weights, err);
     if (ops->spec != GS_ENGINE_SPEC_IN_BUDGET)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative",
-                            "speculative decoding is sized for vllm and sglang, not %s",
+                            "speculative decoding is sized for vllm, sglang and tensorrt_llm, "
+                            "not %s",
                             ops->name);
     if ((method == GS_SPEC_NGRAM || method == GS_SPEC_SUFFIX) && w->serving.draft != NULL)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
@@ -1104,14 +1193,16 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     bool ovf = false;
     e->per_gpu.kv_cache_bytes = r->kv_needed_bytes;
     e->per_gpu.activations_bytes = r->budget.activation_bytes;
-    e->per_gpu.overhead_bytes = gs_add(
-        gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
-        gs_add(gs_add(gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.model_buffer_bytes, &ovf),
-                             r->budget.kv_slot_bytes, &ovf),
-                      r->budget.layout_bytes, &ovf),
-               /* vLLM 0.6.4 counts the rounding in its non-torch term */
-               ops->slack_in_non_torch ? 0 : r->budget.segment_slack_bytes, &ovf),
-        &ovf);
+    e->per_gpu.overhead_bytes =
+        gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
+               gs_add(gs_add(gs_add(gs_add(gs_add(r->budget.rope_cache_bytes,
+                                                  r->budget.model_buffer_bytes, &ovf),
+                                           r->spec_buffer_bytes, &ovf),
+                                    r->budget.kv_slot_bytes, &ovf),
+                             r->budget.layout_bytes, &ovf),
+                      /* vLLM 0.6.4 counts the rounding in its non-torch term */
+                      ops->slack_in_non_torch ? 0 : r->budget.segment_slack_bytes, &ovf),
+               &ovf);
     explain_serving(w, ops, e);
     if (m->has_arch && p > 1) {
         e->stage_layers = m->arch.num_hidden_layers;

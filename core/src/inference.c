@@ -421,7 +421,8 @@ static uint64_t sequence_bytes(const struct gs_inference_result *r,
         /* an engine's pages (vLLM's hybrid allocator): each attention group takes a block
          * per block_size tokens, each recurrent group its fixed blocks (or as many as
          * attention, mamba_cache_mode all), and a block is a page of every layer slot */
-        const uint64_t per_group = ceil_div(context, r->block_size);
+        const uint64_t per_group =
+            ceil_div(gs_add(context, r->seq_extra_tokens, ovf), r->block_size);
         const uint64_t blocks =
             gs_add(gs_mul(pg->full_groups, per_group, ovf),
                    gs_mul(pg->state_groups, pg->state_blocks ? pg->state_blocks : per_group, ovf),
@@ -435,8 +436,9 @@ static uint64_t sequence_bytes(const struct gs_inference_result *r,
         if (in->prompt_tokens)
             decoder = context - encoder;
     }
-    return gs_kv_sequence_bytes(&r->kv, decoder, encoder, r->block_size,
-                                r->max_num_batched_tokens, ovf);
+    /* a sequence's tokens past its context (draft tokens) sit with its decoder tokens */
+    return gs_kv_sequence_bytes(&r->kv, gs_add(decoder, r->seq_extra_tokens, ovf), encoder,
+                                r->block_size, r->max_num_batched_tokens, ovf);
 }
 
 #define CONTEXT_SEARCH_MAX ((uint64_t)1 << 26) /* 64M tokens: beyond any model's window */

@@ -84,7 +84,7 @@ enum gs_status gs_sglang_draft(const struct gs_arch *target, const struct gs_dra
             st = gs_weights_bytes(a, NULL, &r, &out->weights_bytes, err);
         } else if (method == GS_SPEC_EAGLE) {
             /* llama_eagle.py: embedding and head built, then the target's (set_embed_and_head) */
-            st = gs_weights_eagle_bytes(a, false, 0, 0, &r, &out->weights_bytes, err);
+            st = gs_weights_eagle_bytes(a, false, 0, 0, 0, &r, &out->weights_bytes, err);
             out->transient_bytes =
                 gs_mul(vocab_table_bytes(a->vocab_size, a->hidden_size, &r, &ovf), 2, &ovf);
         } else {
@@ -92,7 +92,7 @@ enum gs_status gs_sglang_draft(const struct gs_arch *target, const struct gs_dra
              * skipped); the embedding built, then the target's (set_embed); without a draft
              * vocabulary load_lm_head_from_target builds a vocabulary-sized head and takes the
              * target's too (set_embed_and_head) */
-            st = gs_weights_eagle_bytes(a, true, draft->target_hidden, draft->draft_vocab, &r,
+            st = gs_weights_eagle_bytes(a, true, draft->target_hidden, draft->draft_vocab, 8, &r,
                                         &out->weights_bytes, err);
             out->transient_bytes = gs_mul(vocab_table_bytes(a->vocab_size, a->hidden_size, &r,
                                                             &ovf),

@@ -32,6 +32,7 @@
 #include "gs/engine.h"
 
 #include "gs/runtime.h"
+#include "gs/trtllm.h"
 #include "gs/units.h"
 #include "gs/vllm.h"
 #include "gs/weights.h"
@@ -54,34 +55,44 @@ struct trtllm_release {
     uint64_t block_size;
     bool mla_workspace_reserve; /* the fp8 context-MLA workspace held back from the pool */
     enum trtllm_states states;
+    enum gs_trtllm_spec_rules spec; /* speculative decoding (gs/trtllm.h) */
     const char *source;
 };
 
 static const struct trtllm_release releases[] = {
-    {800, "0.8", false, 64, false, STATES_GENERIC,
+    {800, "0.8", false, 64, false, STATES_GENERIC, GS_TRTLLM_SPEC_UNSIZED,
      "TensorRT engine path: kv_cache_free_gpu_mem_fraction (default 0.9) of the memory free "
      "after the engine, its execution context and runtime buffers load "
      "(cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateFreeMemBytes, "
      "kDefaultGpuMemFraction); tokens_per_block 64 (the build's plugin config)"},
-    {10000, "1.0-1.2", true, 32, false, STATES_BEFORE,
-     "PyTorch backend, the default from 1.0: KvCacheCreator profiles one context forward of "
-     "max_num_tokens tokens with the CUDA graphs captured, then the cache is "
-     "free_gpu_memory_fraction x (total - peak + the estimation cache) "
-     "(tensorrt_llm/_torch/pyexecutor/_util.py _cal_max_memory); KvCacheConfig tokens_per_block "
-     "32, max_num_tokens 8192, max_batch_size 2048 (tensorrt_llm/llmapi/llm_args.py); a hybrid's "
-     "states in MambaHybridCacheManager's tensors for max_batch_size sequences, built before "
-     "the profile (_torch/pyexecutor/mamba_cache_manager.py MambaCacheManager)"},
+#define TRTLLM_1_0_SOURCE                                                                          \
+    "PyTorch backend, the default from 1.0: KvCacheCreator profiles one context forward of "       \
+    "max_num_tokens tokens with the CUDA graphs captured, then the cache is "                      \
+    "free_gpu_memory_fraction x (total - peak + the estimation cache) "                            \
+    "(tensorrt_llm/_torch/pyexecutor/_util.py _cal_max_memory); KvCacheConfig tokens_per_block "   \
+    "32, max_num_tokens 8192, max_batch_size 2048 (tensorrt_llm/llmapi/llm_args.py); a "           \
+    "hybrid's states in MambaHybridCacheManager's tensors for max_batch_size sequences, built "    \
+    "before the profile (_torch/pyexecutor/mamba_cache_manager.py MambaCacheManager)"
+    {10000, "1.0", true, 32, false, STATES_BEFORE, GS_TRTLLM_SPEC_1_0, TRTLLM_1_0_SOURCE},
+    {10100, "1.1-1.2", true, 32, false, STATES_BEFORE, GS_TRTLLM_SPEC_1_1,
+     TRTLLM_1_0_SOURCE "; speculative decoding as 1.0 but for EAGLE-3's and MTP-Eagle's draft KV "
+                       "layers, as many as draft tokens (_torch/speculative/utils.py "
+                       "get_num_spec_layers), and MTP-Eagle's extra KV tokens, none"},
     {10300, "1.3 (release candidates from rc22, July 2026)", true, 32, true, STATES_IN_POOL,
+     GS_TRTLLM_SPEC_1_3,
      "PyTorch backend as 1.0, and for MLA models with an fp8 KV cache, block reuse on and "
      "chunked prefill off (the defaults) the context-MLA K/V dequant workspace held back from "
      "the cache (tensorrt_llm/_torch/pyexecutor/_util.py get_mla_context_workspace_reserve, "
      "configure_kv_cache_capacity; PRs #16399, #16432); a hybrid's states as blocks of the KV "
      "pool, (max_batch_size x pp + 1) of them a fixed cost of the budget "
      "(CppMambaHybridCacheManager, the default hybrid manager; _util.py CacheCost, "
-     "mamba_cache_manager _estimate_mamba_hybrid_cache_cost; PRs #12185, #12896)"},
+     "mamba_cache_manager _estimate_mamba_hybrid_cache_cost; PRs #12185, #12896); a one-model "
+     "draft's KV layers in a pool of their own holding as many tokens as the target's, the "
+     "budget over both (_util.py _get_kv_size_per_token, PR #10502)"},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
+#undef TRTLLM_1_0_SOURCE
 
 /* The rules of release `version` (0: the newest modelled); releases before the first row
  * take its rules. */
@@ -94,6 +105,21 @@ static const struct trtllm_release *release_for(uint32_t version)
         if (releases[i].from <= version)
             r = &releases[i];
     return r;
+}
+
+enum gs_trtllm_spec_rules gs_trtllm_spec_rules_for(uint32_t version)
+{
+    return release_for(version)->spec;
+}
+
+/* The request's speculative mode (gs_trtllm_spec_for), false where it runs none or the request
+ * was refused (estimate_serving.c answers that 400 before the engine runs). */
+static bool spec_of(const struct gs_inference_input *in, struct gs_trtllm_spec *s)
+{
+    const struct gs_engine_config *c = &in->engine;
+    return c->spec_method != GS_SPEC_NONE &&
+           gs_trtllm_spec_for(in->arch, in->draft, (enum gs_spec_method)c->spec_method,
+                              c->spec_tokens, c->version, in->pipeline, s, NULL) == GS_OK;
 }
 
 static void trtllm_defaults(const struct gs_inference_input *in, struct gs_inference_result *out)
@@ -109,6 +135,18 @@ static void trtllm_defaults(const struct gs_inference_input *in, struct gs_infer
     /* TorchLlmArgs: max_num_tokens 8192, max_batch_size 2048 */
     out->max_num_batched_tokens = c->max_num_batched_tokens ? c->max_num_batched_tokens : 8192;
     out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : 2048;
+    /* KVCacheManager.prepare_resources: a request adds num_extra_kv_tokens and its draft tokens
+     * beside its own, and keeps them while it runs (a verify step rewinds the rejected ones and
+     * adds the next draft's) */
+    struct gs_trtllm_spec s;
+    if (spec_of(in, &s)) {
+        out->seq_extra_tokens = s.extra_kv_tokens + s.draft_tokens;
+        out->spec_mode = s.name;
+        out->spec_target_tokens = s.target_tokens;
+        /* Eagle3OneModelSpecMetadata is copied and rebuilt for each CUDA graph before PR #13920
+         * (May 2026, in the 1.3 release candidates) */
+        out->spec_graph_buffers = s.capture_layers && s.rules != GS_TRTLLM_SPEC_1_3;
+    }
     out->seqs_cap = "the batch is larger than max_num_seqs (TensorRT-LLM's max_batch_size), so "
                     "TensorRT-LLM runs at most that many requests at a time whatever the KV cache "
                     "holds";
@@ -242,6 +280,14 @@ static void trtllm_load(const struct gs_inference_input *in, const struct gs_eng
     }
     if (!pytorch && stage->last_stage && in->arch->logits)
         *non_torch = gs_add(*non_torch, engine_path_buffers(in, out, ovf), ovf);
+    /* the draft's hidden-state buffers, built before the profile and kept: in its peak */
+    struct gs_trtllm_spec s;
+    if (pytorch && spec_of(in, &s)) {
+        out->spec_buffer_bytes = gs_trtllm_spec_buffers(
+            &s, in->arch, in->model_bytes ? in->model_bytes : 2, out->max_num_batched_tokens,
+            out->max_num_seqs, gs_add(in->context_length, out->seq_extra_tokens, ovf), ovf);
+        out->budget.weights_bytes = gs_add(out->budget.weights_bytes, out->spec_buffer_bytes, ovf);
+    }
 }
 
 /* 1.3's fp8 context-MLA reserve (PR #16399; the backend contract of PR #16432). The context
@@ -371,6 +417,50 @@ static void trtllm_notes(const struct gs_engine_config *c, const struct gs_infer
                         "sequence's states)",
                         "tensorrt_llm/_torch/pyexecutor/mamba_cache_manager.py");
     }
+    if (r->spec_mode != NULL && n->assume_value) {
+        n->assume_value(n->ctx, "speculative_extra_tokens", r->seq_extra_tokens,
+                        "TensorRT-LLM: the tokens each sequence holds in the KV cache beyond its "
+                        "context under speculative decoding - its draft tokens (max_draft_len) and "
+                        "a one-model draft's num_extra_kv_tokens (max_draft_len - 1: 1.3 every "
+                        "one-model mode, 1.0 EAGLE-3 and MTP-Eagle, 1.1-1.2 EAGLE-3)",
+                        "tensorrt_llm/_torch/speculative/utils.py get_num_extra_kv_tokens; "
+                        "_torch/pyexecutor/resource_manager.py KVCacheManager.prepare_resources");
+        if (r->spec_buffer_bytes)
+            n->assume_value(n->ctx, "speculative_buffer_bytes", r->spec_buffer_bytes,
+                            "TensorRT-LLM: the draft's hidden-state buffers, built before the "
+                            "profile and kept (counted with the weights and in overhead_bytes): "
+                            "vanilla MTP's past hidden states (max_batch_size x MTP layers x "
+                            "hidden), a one-model draft's captured target states (max_num_tokens "
+                            "x hidden x captured layers: EAGLE-3 3, MTP-Eagle 1; from 1.3 "
+                            "EAGLE-3's Eagle3ResourceManager, (max_draft_len + 1) x "
+                            "max_batch_size rows more)",
+                            "tensorrt_llm/_torch/speculative/mtp.py MTPHiddenStatesManager; "
+                            "eagle3.py Eagle3OneModelSpecMetadata, Eagle3ResourceManager (PR "
+                            "#13920)");
+    }
+    if (r->spec_mode != NULL && n->assume)
+        n->assume(
+            n->ctx, "speculative_mode", r->spec_mode,
+            "TensorRT-LLM's SpeculativeDecodingMode for the request: mtp with a checkpoint of "
+            "one MTP layer runs MTP_EAGLE_ONE_MODEL (the layer replayed for each draft "
+            "token), of several vanilla MTP; eagle3 EAGLE3_ONE_MODEL (eagle3_one_model, the "
+            "default); draft_model DRAFT_TARGET (a second model engine and KV cache "
+            "manager); ngram NGRAM (no draft on the GPU) - "
+            "tensorrt_llm/_torch/speculative/interface.py SpeculativeDecodingMode, "
+            "llmapi/llm_args.py MTPDecodingConfig.spec_dec_mode");
+    if (r->spec_target_tokens && n->warn)
+        n->warn(n->ctx, "speculative_pool_estimated",
+                "this release turns the KV budget into tokens at the target's layers alone "
+                "(_util.py _get_kv_size_per_token) while the pool also holds the draft's layers "
+                "(get_num_spec_layers): gpusizer prices the draft's layers into every token, so "
+                "the engine may hold up to draft layers / target layers more tokens than shown, "
+                "its pool past the budget by as much, inside the headroom the fraction leaves");
+    if (r->spec_graph_buffers && n->warn)
+        n->warn(n->ctx, "speculative_graph_buffers_not_modeled",
+                "this release allocates the one-model draft's hidden-state buffer again for each "
+                "CUDA graph it captures (issue #13909: about 183 MiB a capture on Qwen3-235B, "
+                "fixed by PR #13920 in the 1.3 release candidates); gpusizer counts one buffer "
+                "(speculative_buffer_bytes)");
     if (r->workspace_reserve_bytes && n->assume_value)
         n->assume_value(n->ctx, "mla_workspace_reserve_bytes", r->workspace_reserve_bytes,
                         "the fp8 context-MLA K/V dequant workspace held back from the cache (block "
@@ -401,7 +491,7 @@ const struct gs_engine_ops gs_engine_tensorrt_llm = {
     .block_source = "TensorRT-LLM tokens_per_block: 64 on the engine path (the build's plugin "
                     "config), 32 from 1.0 (KvCacheConfig, llmapi/llm_args.py)",
     .lowers_long_context = true,
-    .spec = GS_ENGINE_SPEC_NONE,
+    .spec = GS_ENGINE_SPEC_MODULE,
     .lower_seqs_detail = "reserve recurrent states for fewer sequences: max_batch_size "
                          "(max_num_seqs) lowered to the most sequences of this context the cache "
                          "holds beside their states",

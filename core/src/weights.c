@@ -704,8 +704,9 @@ enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_
 }
 
 enum gs_status gs_weights_eagle_bytes(const struct gs_arch *a, bool eagle3, uint64_t target_hidden,
-                                      uint64_t head_vocab, const struct gs_weights_request *r,
-                                      uint64_t *out, struct gs_error *err)
+                                      uint64_t head_vocab, uint64_t map_element,
+                                      const struct gs_weights_request *r, uint64_t *out,
+                                      struct gs_error *err)
 {
     uint64_t bytes = 0;
     enum gs_status st = gs_weights_layers_bytes(a, r, &bytes, err);
@@ -732,9 +733,9 @@ enum gs_status gs_weights_eagle_bytes(const struct gs_arch *a, bool eagle3, uint
         bytes = gs_add(bytes, gs_mul(h, 2, &ovf), &ovf); /* hidden_norm */
     }
     if (head_vocab) {
-        /* ParallelLMHead(draft_vocab_size, hidden) and d2t (int64) */
+        /* ParallelLMHead(draft_vocab_size, hidden) and the draft-to-target id map (d2t) */
         bytes = gs_add(bytes, gs_mul(gs_mul(gs_div_ceil(head_vocab, t), h, &ovf), 2, &ovf), &ovf);
-        bytes = gs_add(bytes, gs_mul(head_vocab, 8, &ovf), &ovf);
+        bytes = gs_add(bytes, gs_mul(head_vocab, map_element, &ovf), &ovf);
     }
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");

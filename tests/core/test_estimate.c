@@ -1184,6 +1184,30 @@ static void test_stage_gpus_refused(void **state)
     "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"head_dim\":64,"                        \
     "\"intermediate_size\":8192,\"vocab_size\":128256,\"tie_word_embeddings\":true}"
 
+/* Llama-3-70B and Llama-3.2-1B as its draft, the draft_model pair of the vLLM and TensorRT-LLM
+ * tests (static storage: the specs point into them). */
+static const struct gs_model_spec *llama70_spec(void)
+{
+    static struct gs_arch arch;
+    static struct gs_model_spec spec;
+    if (arch.num_hidden_layers == 0) {
+        arch = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
+        spec = fixture_spec(&arch);
+    }
+    return &spec;
+}
+
+static const struct gs_draft *llama1b_draft(void)
+{
+    static struct gs_arch arch;
+    static struct gs_draft draft;
+    if (arch.num_hidden_layers == 0) {
+        arch = fixture_arch(LLAMA_3_2_1B);
+        draft = (struct gs_draft){&arch, GS_WF_BF16, 0, 0, 0};
+    }
+    return &draft;
+}
+
 /* vLLM's eagle3 and draft_model with the draft the request names.
  * An EAGLE-3 head for Llama-3.1-8B (config.json: hidden 4096, 1 layer, 32
  * heads, 8 KV heads, intermediate 14336, draft_vocab_size 32000), bf16, TP 1
@@ -1219,10 +1243,8 @@ static void test_speculative_drafts(void **state)
     assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 849635328ULL);
     assert_int_equal(e.serving.kv.bytes_per_token, 33 * 4096);
 
-    const struct gs_arch l70 = fixture_llama(8192, 80, 64, 8, 28672, 128256, false);
-    const struct gs_model_spec big = fixture_spec(&l70);
-    const struct gs_arch l1 = fixture_arch(LLAMA_3_2_1B);
-    const struct gs_draft small = {&l1, GS_WF_BF16, 0, 0, 0};
+    const struct gs_model_spec big = *llama70_spec();
+    const struct gs_draft small = *llama1b_draft();
     w.parallelism.tensor = 4;
     w.serving.engine.spec_method = GS_SPEC_NONE;
     w.serving.draft = NULL;
@@ -1560,6 +1582,144 @@ static void test_sglang_state_knobs(void **state)
     w.serving.engine.mamba_ssm_bytes = 2;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(r->kv.state_bytes_per_sequence, 78446592ULL);
+}
+
+/* TensorRT-LLM's speculative decoding on the PyTorch backend (trtllm_draft.c, gs/trtllm.h).
+ *   - DeepSeek-V3 (one MTP layer: MTP_EAGLE_ONE_MODEL) at TP 8 in bf16 with 3 draft tokens: the
+ *     layer vLLM's test weighs at 3,112,119,296 bytes with eh_proj whole (14,336 x 7,168 x 2 =
+ *     205,520,896), here split by rows (1,792 x 7,168 x 2 = 25,690,112): 2,932,288,512; the
+ *     captured last-layer states, 8,192 tokens x 7,168 x 2 = 117,440,512 bytes, built before
+ *     the profile; the KV cache 1.3 one layer more (62 x 1,152 bytes a token) and 3 - 1 + 3 = 5
+ *     tokens a sequence more; 1.1-1.2 three layers (64 x 1,152; get_num_spec_layers =
+ *     num_nextn_predict_layers) and 3 tokens, with the warnings that the token count and the
+ *     per-graph buffers are estimated; 1.0 three layers and 5 tokens;
+ *   - Llama-3.1-8B with a one-layer EAGLE-3 head (draft vocabulary 32,000) and 3 draft tokens on
+ *     an H100: vLLM's 849,635,328 head bytes less half its int64 map (d2t is int32: 128,000
+ *     fewer); 1.3: the head's own layer (4,096 bytes a token), Eagle3ResourceManager's
+ *     (8,192 + 4 x 2,048) x 3 x 4,096 x 2 = 402,653,184 buffer bytes, a sequence of 8,192
+ *     tokens 8,197 (257 blocks of 32); 1.2: three layers like the target's (35 x 4,096) and
+ *     8,192 x 3 x 4,096 x 2 = 201,326,592 buffer bytes; the budget loses 0.9 x (draft weights +
+ *     buffers);
+ *   - draft_model: Llama-3.2-1B beside Llama-3-70B at TP 4 (vLLM's figures: 618,008,576 bytes,
+ *     8,192 bytes a token), 4 draft tokens a sequence; ngram: 4 tokens, nothing else;
+ *   - refused: eagle (EAGLE-1/2), pipeline parallelism, EAGLE-3 without max_draft_len, the
+ *     engine path (0.8), a hybrid target. */
+static void test_trtllm_speculative(void **state)
+{
+    (void)state;
+    static struct gs_estimate plain, e;
+    struct gs_error err;
+    const struct gs_arch v3 = fixture_deepseek_v3_with("\"num_nextn_predict_layers\":1,");
+    const struct gs_model_spec m = fixture_spec(&v3);
+    struct gs_workload w = workload(GS_MODE_INFERENCE, GS_DTYPE_BF16);
+    w.parallelism.tensor = 8;
+    w.serving.present = true;
+    w.serving.batch_size = 1;
+    w.serving.context_length = 8192;
+    w.serving.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    w.gpu.total_bytes = 150754820096ULL; /* H200 */
+    assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    w.serving.engine.spec_tokens = 3;
+    gs_error_init(&err);
+    if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
+        fail_msg("%s %s", err.items[0].pointer, err.items[0].detail);
+    assert_int_equal(e.serving.spec_buffer_bytes, 117440512ULL);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 2932288512ULL);
+    assert_int_equal(e.serving.budget.weights_bytes - plain.serving.budget.weights_bytes,
+                     2932288512ULL + 117440512ULL);
+    assert_int_equal(e.serving.kv.bytes_per_token, 62 * 1152);
+    assert_int_equal(e.serving.seq_extra_tokens, 5);
+    assert_string_equal(e.serving.spec_mode, "MTP_EAGLE_ONE_MODEL");
+    assert_false(estimate_warned(&e, "speculative_pool_estimated"));
+    w.serving.engine.version = 10200;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 2932288512ULL);
+    assert_int_equal(e.serving.kv.bytes_per_token, 64 * 1152);
+    assert_int_equal(e.serving.seq_extra_tokens, 3);
+    assert_true(estimate_warned(&e, "speculative_pool_estimated"));
+    assert_true(estimate_warned(&e, "speculative_graph_buffers_not_modeled"));
+    w.serving.engine.version = 10000;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.kv.bytes_per_token, 64 * 1152);
+    assert_int_equal(e.serving.seq_extra_tokens, 5);
+    w.serving.engine.version = 800; /* the engine path */
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/speculative");
+    w.serving.engine.version = 0;
+    w.parallelism.tensor = 4;
+    w.parallelism.pipeline = 2;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/parallelism/pipeline");
+
+    const struct gs_arch target = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    const struct gs_model_spec lm = fixture_spec(&target);
+    const struct gs_arch head = fixture_llama(4096, 1, 32, 8, 14336, 128256, false);
+    const struct gs_draft eagle3 = {&head, GS_WF_BF16, 0, 32000, 0};
+    w.parallelism.tensor = 1;
+    w.parallelism.pipeline = 1;
+    w.gpu.total_bytes = 85061827297ULL; /* H100 */
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    assert_int_equal(gs_estimate_compute(&lm, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_EAGLE3;
+    w.serving.draft = &eagle3;
+    assert_int_equal(gs_estimate_compute(&lm, &w, &e, NULL), GS_OK);
+    const uint64_t head_bytes = 849635328ULL - 128000ULL;
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, head_bytes);
+    assert_int_equal(e.serving.spec_buffer_bytes, 402653184ULL);
+    assert_int_equal(e.serving.kv.bytes_per_token, 33 * 4096);
+    assert_int_equal(e.serving.seq_extra_tokens, 5);
+    const int64_t lost = plain.serving.budget.kv_bytes - e.serving.budget.kv_bytes;
+    const int64_t expect = (int64_t)((head_bytes + 402653184ULL) / 1000 * 900);
+    assert_true(lost >= expect - 900 && lost <= expect + 900);
+    assert_int_equal(e.serving.max_concurrency,
+                     (uint64_t)e.serving.budget.kv_bytes / (257 * 32 * 33 * 4096ULL));
+    w.serving.engine.version = 10200;
+    assert_int_equal(gs_estimate_compute(&lm, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.kv.bytes_per_token, 35 * 4096);
+    assert_int_equal(e.serving.spec_buffer_bytes, 201326592ULL);
+    w.serving.engine.version = 0;
+    w.serving.engine.spec_tokens = 0; /* max_draft_len has no default */
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&lm, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/speculative/num_speculative_tokens");
+    w.serving.engine.spec_tokens = 3;
+    w.serving.engine.spec_method = GS_SPEC_EAGLE;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&lm, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
+
+    const struct gs_model_spec big = *llama70_spec();
+    const struct gs_draft small = *llama1b_draft();
+    w.parallelism.tensor = 4;
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    w.serving.draft = NULL;
+    assert_int_equal(gs_estimate_compute(&big, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_DRAFT_MODEL;
+    w.serving.engine.spec_tokens = 4;
+    w.serving.draft = &small;
+    assert_int_equal(gs_estimate_compute(&big, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 618008576ULL);
+    assert_int_equal(e.serving.kv.bytes_per_token - plain.serving.kv.bytes_per_token, 8192);
+    assert_int_equal(e.serving.seq_extra_tokens, 4);
+    assert_int_equal(e.serving.spec_buffer_bytes, 0);
+    w.serving.engine.spec_method = GS_SPEC_NGRAM;
+    w.serving.draft = NULL;
+    assert_int_equal(gs_estimate_compute(&big, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes, plain.per_gpu.weights_bytes);
+    assert_int_equal(e.serving.kv.bytes_per_token, plain.serving.kv.bytes_per_token);
+    assert_int_equal(e.serving.seq_extra_tokens, 4);
+
+    const struct gs_arch nano =
+        fixture_arch_file("nemotron_h/nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json");
+    const struct gs_model_spec mh = fixture_spec(&nano);
+    w.parallelism.tensor = 1;
+    w.serving.engine.spec_method = GS_SPEC_NGRAM;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&mh, &w, &e, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
 }
 
 /* vLLM's --mamba-ssm-cache-dtype (vllm.c vllm_state_dtype; MambaStateDtypeCalculator in
@@ -2061,6 +2221,7 @@ int main(void)
         cmocka_unit_test(test_sglang_state_knobs),
         cmocka_unit_test(test_trtllm_hybrid_states),
         cmocka_unit_test(test_vllm_ssm_dtype),
+        cmocka_unit_test(test_trtllm_speculative),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),

@@ -2269,8 +2269,9 @@ static void test_entrypoint_field(void **state)
 
 /* inference.speculative (vLLM --speculative-config, SGLang
  * --speculative-algorithm): decoded with pointers at each field; vLLM's mtp
- * adds DeepSeek-V3's MTP layer (weights and one KV layer); engines and
- * methods gpusizer cannot size are refused with the reason. */
+ * adds DeepSeek-V3's MTP layer (weights and one KV layer), and so does TensorRT-LLM's
+ * MTP-Eagle (and 3 tokens a sequence at 2 draft tokens); engines and methods gpusizer cannot
+ * size are refused with the reason. */
 static void test_speculative_field(void **state)
 {
     (void)state;
@@ -2301,7 +2302,13 @@ static void test_speculative_field(void **state)
     expect_error(SPEC_BODY("vllm", "{\"method\":\"ngram\",\"draft\":\"llama-3.2-1b\"}"), 400,
                  "/inference/speculative/draft", "no draft model");
     expect_error(SPEC_BODY("tgi", "{\"method\":\"ngram\"}"), 400, "/inference/speculative",
-                 "vllm and sglang");
+                 "sglang and tensorrt_llm");
+    expect_error(SPEC_BODY("tensorrt_llm", "{\"method\":\"eagle\",\"num_speculative_tokens\":3,"
+                                           "\"draft\":\"llama-3.2-1b\"}"),
+                 400, "/inference/speculative/method", "not eagle");
+    expect_error(SPEC_BODY("tensorrt_llm", "{\"method\":\"draft_model\","
+                                           "\"draft\":\"llama-3.2-1b\"}"),
+                 400, "/inference/speculative/num_speculative_tokens", "max_draft_len");
     expect_error(SPEC_BODY("sglang", "{\"method\":\"suffix\"}"), 400,
                  "/inference/speculative/method", "no suffix");
     struct problem p;
@@ -2315,6 +2322,14 @@ static void test_speculative_field(void **state)
     assert_true(get_int(mtp, "per_gpu.weights_bytes") > get_int(plain, "per_gpu.weights_bytes"));
     assert_true(get_int(mtp, "kv_cache.max_tokens") < get_int(plain, "kv_cache.max_tokens"));
     json_decref(plain);
+    json_decref(mtp);
+    /* TensorRT-LLM's MTP-Eagle: one draft KV layer (1.3), 2 - 1 + 2 tokens a sequence more */
+    mtp = estimate(SPEC_BODY("tensorrt_llm", "{\"method\":\"mtp\",\"num_speculative_tokens\":2}"),
+                   &p);
+    assert_non_null(mtp);
+    assert_int_equal(get_int(mtp, "kv_cache.bytes_per_token"), 62 * 1152);
+    assert_int_equal(assumption_value(mtp, "speculative_extra_tokens"), 3);
+    assert_true(assumption_value(mtp, "speculative_buffer_bytes") > 0);
     json_decref(mtp);
     /* an EAGLE-3 head from its config.json, and a catalog model as the draft */
     plain = estimate(SPEC_BODY("vllm", "null"), &p);

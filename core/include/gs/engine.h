@@ -51,9 +51,10 @@ struct gs_engine_notes {
 
 /* What an engine does with speculative decoding. */
 enum gs_engine_spec {
-    GS_ENGINE_SPEC_NONE,     /* not sized for this engine: refused */
-    GS_ENGINE_SPEC_RESERVE,  /* the draft lives outside the pool's fraction (SGLang) */
-    GS_ENGINE_SPEC_IN_BUDGET /* the draft's weights and cache come out of the budget (vLLM) */
+    GS_ENGINE_SPEC_NONE,      /* not sized for this engine: refused */
+    GS_ENGINE_SPEC_RESERVE,   /* the draft lives outside the pool's fraction (SGLang) */
+    GS_ENGINE_SPEC_IN_BUDGET, /* the draft's weights and cache come out of the budget (vLLM) */
+    GS_ENGINE_SPEC_MODULE     /* the engine's own module sizes it (TensorRT-LLM: gs/trtllm.h) */
 };
 
 struct gs_engine_ops {

@@ -251,6 +251,8 @@ struct gs_inference_input {
                                  own KV cache, and a MoE layer runs every rank's tokens; 0/1 none */
     uint64_t expert;          /* the expert-parallel group (vLLM --enable-expert-parallel); 0/1 none */
     bool expert_cross_node;   /* that group spans nodes */
+    const struct gs_draft *draft; /* speculative decoding: the draft model the request names
+                                     (NULL: none, or the model's own MTP layers) */
     uint64_t draft_layers;    /* speculative decoding (vLLM, SGLang): draft attention layers whose
                                  cache    joins this GPU's (their weights are in weights_bytes) */
     uint64_t draft_token_bytes; /* their bytes per token; 0: each like the model's full-attention
@@ -375,6 +377,16 @@ struct gs_inference_result {
                                      does not (NULL: the generic reason) */
     const char *ssm_dtype_ignored; /* why some of the recurrent states keep another dtype than the
                                       request's mamba_ssm_dtype (vLLM); NULL: it reaches them all */
+    uint64_t seq_extra_tokens;     /* tokens each sequence holds in the paged cache beyond its
+                                      context: TensorRT-LLM's draft tokens and
+                                      num_extra_kv_tokens under speculative decoding */
+    const char *spec_mode;         /* the engine's name for its speculative mode (TensorRT-LLM) */
+    bool spec_target_tokens;       /* ... whose release turns the budget into tokens at the target's
+                                      layers alone though the pool holds the draft's too */
+    bool spec_graph_buffers;       /* ... whose release copies the draft's hidden-state buffer for
+                                      every CUDA graph it captures (not counted) */
+    uint64_t spec_buffer_bytes;    /* the draft's buffers allocated before the profile
+                                      (TensorRT-LLM's hidden states), in budget.weights_bytes */
     uint64_t state_spec_tokens;   /* ... under speculative decoding, the draft tokens a running
                                      request's intermediate states hold (SGLang's
                                      speculative_num_draft_tokens) */

@@ -114,14 +114,16 @@ enum gs_status gs_weights_layers_bytes(const struct gs_arch *arch,
                                        struct gs_error *err);
 
 /* Bytes one GPU holds for an EAGLE head as vLLM's and SGLang's llama_eagle.py and
- * llama_eagle3.py build it, without the token embedding (the target's): its decoder layers
- * and final norm (gs_weights_layers_bytes) and fc, whole in 16 bits - nn.Linear(2 x hidden,
- * hidden) for EAGLE, from 3 x `target_hidden` (0: its own hidden size) for EAGLE-3, whose
- * first layer's q/k/v also read [embeddings, hidden] (2 x hidden inputs) and which keeps a
- * hidden_norm. With `head_vocab` > 0 (EAGLE-3) its own head over that vocabulary, split over
- * the tensor ranks, and the draft-to-target id map (int64 a row). */
+ * llama_eagle3.py (and TensorRT-LLM's Eagle3DraftModel) build it, without the token embedding (the
+ * target's): its decoder layers and final norm (gs_weights_layers_bytes) and fc, whole in 16 bits -
+ * nn.Linear(2 x hidden, hidden) for EAGLE, from 3 x `target_hidden` (0: its own hidden size) for
+ * EAGLE-3, whose first layer's q/k/v also read [embeddings, hidden] (2 x hidden inputs) and which
+ * keeps a hidden_norm. With `head_vocab` > 0 (EAGLE-3) its own head over that vocabulary, split
+ * over the tensor ranks, and the draft-to-target id map of `map_element` bytes a row (vLLM's and
+ * SGLang's int64 8; TensorRT-LLM's d2t int32 4, none where the vocabularies match). */
 enum gs_status gs_weights_eagle_bytes(const struct gs_arch *arch, bool eagle3,
                                       uint64_t target_hidden, uint64_t head_vocab,
+                                      uint64_t map_element,
                                       const struct gs_weights_request *request, uint64_t *out,
                                       struct gs_error *err);
 
