@@ -148,11 +148,11 @@ enum gs_status gs_trtllm_spec_for(const struct gs_arch *target, const struct gs_
 }
 
 /* The MTP layers MTPForCausalLM builds: the checkpoint's n layers (mtp_bytes for all of them)
- * scaled to `layers`, each DeepseekV3MTP's eh_proj (2h -> h in the model dtype, no quant
- * config) split by rows over the tensor ranks (TensorParallelMode.ROW), where the description
- * keeps it whole. */
+ * scaled to `layers`, each DeepseekV3MTP's eh_proj (2h -> h in the model dtype, `element` bytes,
+ * no quant config) split by rows over the tensor ranks (TensorParallelMode.ROW), where the
+ * description keeps it whole. */
 static uint64_t mtp_layers_bytes(const struct gs_arch *target, uint64_t mtp_bytes, uint64_t layers,
-                                 uint64_t t, bool *ovf)
+                                 uint64_t t, uint64_t element, bool *ovf)
 {
     const uint64_t n = gs_weights_mtp_layers(target);
     uint64_t one = n ? mtp_bytes / n : 0;
@@ -165,8 +165,8 @@ static uint64_t mtp_layers_bytes(const struct gs_arch *target, uint64_t mtp_byte
             const struct gs_module *m = &b->modules[k];
             if (strcmp(m->name, "eh_proj") != 0 || m->split != GS_SPLIT_NONE)
                 continue;
-            const uint64_t whole = gs_mul(gs_mul(m->in, m->out, ovf), 2, ovf);
-            const uint64_t split = gs_mul(gs_mul(gs_div_ceil(m->in, t), m->out, ovf), 2, ovf);
+            const uint64_t whole = gs_mul(gs_mul(m->in, m->out, ovf), element, ovf);
+            const uint64_t split = gs_mul(gs_mul(gs_div_ceil(m->in, t), m->out, ovf), element, ovf);
             if (one >= whole)
                 one = gs_add(one - whole, split, ovf);
         }
@@ -196,7 +196,8 @@ enum gs_status gs_trtllm_draft(const struct gs_arch *target, const struct gs_dra
         st = gs_weights_mtp_bytes(target, request, false, &all, err);
         if (st != GS_OK)
             return st;
-        out->weights_bytes = mtp_layers_bytes(target, all, s->mtp_layers, t, &ovf);
+        out->weights_bytes = mtp_layers_bytes(target, all, s->mtp_layers, t,
+                                              request->format == GS_WF_FP32 ? 4 : 2, &ovf);
     } else if (s->mode == GS_TRTLLM_EAGLE3 || s->mode == GS_TRTLLM_DRAFT_TARGET) {
         const struct gs_arch *a = draft->arch;
         const struct gs_weights_request r = {(enum gs_weight_format)draft->format,

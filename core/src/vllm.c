@@ -1482,6 +1482,15 @@ enum {
     VLLM_SSM_FLAG_GDN = 1700,
 };
 
+/* Nemotron-H's hook (models/config.py NemotronHForCausalLMConfig.verify_and_update_config): with
+ * --mamba-ssm-cache-dtype "auto" it writes the config's mamba_ssm_cache_dtype into the cache
+ * config, else a default - float16 from 0.13 (PR #29978), float32 from 0.20 (PR #39032, merged
+ * 2026-04-06, after 0.19.0); before 0.13 there is no hook and the state takes the model's dtype
+ * like every Mamba state. The readers' fp32_state is the newest rule. */
+enum { VLLM_NEMOTRON_H_HOOK = 1300, VLLM_NEMOTRON_H_FP32 = 2000 };
+static const char *const nemotron_h_hook_classes[] = {"NemotronHForCausalLM",
+                                                      "NemotronHPuzzleForCausalLM", NULL};
+
 const char *gs_vllm_ssm_dtype_refusal(const struct gs_engine_config *c)
 {
     const uint32_t v = c->version;
@@ -1513,10 +1522,23 @@ const char *gs_vllm_ssm_dtype_refusal(const struct gs_engine_config *c)
 static void vllm_state_dtype(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     const uint64_t given = in->engine.mamba_ssm_bytes;
-    if (given == 0 || out->kv.recurrent_layers == 0)
+    const uint32_t v = in->engine.version;
+    if (out->kv.recurrent_layers == 0)
         return;
-    const bool gdn = in->engine.version == 0 || in->engine.version >= VLLM_SSM_FLAG_GDN;
     const uint64_t e = in->model_bytes ? in->model_bytes : 2;
+    if (given == 0 && v && v < VLLM_NEMOTRON_H_FP32 &&
+        gs_arch_class_in(in->arch, nemotron_h_hook_classes)) {
+        /* Nemotron-H before 0.20: the config's key from 0.13, else float16; the model's dtype
+         * before 0.13 */
+        const struct gs_state_dtypes d = {
+            e, v < VLLM_NEMOTRON_H_HOOK ? e : 2, 0,
+            v < VLLM_NEMOTRON_H_HOOK ? GS_STATE_KEY_NONE : GS_STATE_KEY_CACHE, GS_STATE_REACH_ALL};
+        gs_engine_state_bytes(in, &d, &out->kv);
+        return;
+    }
+    if (given == 0)
+        return;
+    const bool gdn = v == 0 || v >= VLLM_SSM_FLAG_GDN;
     const struct gs_state_dtypes d = {e, 0, given, GS_STATE_KEY_ANY,
                                       gdn ? GS_STATE_REACH_SSM : GS_STATE_REACH_MAMBA};
     gs_engine_state_bytes(in, &d, &out->kv);

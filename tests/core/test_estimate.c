@@ -1735,7 +1735,11 @@ static void test_trtllm_speculative(void **state)
  *     model's bf16 by default, 36 x (49,152 + 1,048,576) = 39,518,208; float32 36 x (49,152 +
  *     2,097,152) = 77,266,944 from 0.17, unchanged with a warning on 0.16;
  *   - Nemotron-3-Nano (23 Mamba-2 layers): bfloat16 23 x (36,864 + 64 x 64 x 128 x 2) =
- *     24,965,120 against the config's float32, 49,082,368;
+ *     24,965,120 against the config's float32, 49,082,368; without the flag its config's
+ *     mamba_ssm_cache_dtype float32 from 0.13 (NemotronHForCausalLMConfig), bf16 before;
+ *     Nemotron-H-8B (24 layers, conv 10,240 x 3, state 128 x 64 x 128), whose config names no
+ *     dtype: float16 from 0.13 to 0.19, 24 x (61,440 + 2,097,152) = 51,806,208, float32 from 0.20,
+ *     24 x (61,440 + 4,194,304) = 102,137,856;
  *   - Kimi-Linear: Kimi Delta Attention's fp32 state ignores the flag (a warning). */
 static void test_vllm_ssm_dtype(void **state)
 {
@@ -1790,6 +1794,20 @@ static void test_vllm_ssm_dtype(void **state)
     w.serving.engine.mamba_ssm_bytes = 2;
     assert_int_equal(gs_estimate_compute(&mh, &w, &e, NULL), GS_OK);
     assert_int_equal(r->kv.state_bytes_per_sequence, 24965120ULL);
+    w.serving.engine.mamba_ssm_bytes = 0;
+    w.serving.engine.version = 1200;
+    assert_int_equal(gs_estimate_compute(&mh, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 24965120ULL);
+    w.serving.engine.version = 1900;
+    assert_int_equal(gs_estimate_compute(&mh, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 49082368ULL);
+    const struct gs_arch h8 = fixture_arch_file("nemotron_h/nvidia__Nemotron-H-8B-Base-8K.json");
+    const struct gs_model_spec m8 = fixture_spec(&h8);
+    assert_int_equal(gs_estimate_compute(&m8, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 51806208ULL);
+    w.serving.engine.version = 2000;
+    assert_int_equal(gs_estimate_compute(&m8, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 102137856ULL);
 
     const struct gs_arch kimi =
         fixture_arch_file("kimi_linear/moonshotai__Kimi-Linear-48B-A3B-Instruct.json");

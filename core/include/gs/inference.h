@@ -253,8 +253,9 @@ struct gs_inference_input {
     bool expert_cross_node;   /* that group spans nodes */
     const struct gs_draft *draft; /* speculative decoding: the draft model the request names
                                      (NULL: none, or the model's own MTP layers) */
-    uint64_t draft_layers;    /* speculative decoding (vLLM, SGLang): draft attention layers whose
-                                 cache    joins this GPU's (their weights are in weights_bytes) */
+    uint64_t draft_layers; /* speculative decoding (vLLM, SGLang, TensorRT-LLM): draft attention
+                              layers whose cache joins this GPU's (their weights are in
+                              weights_bytes) */
     uint64_t draft_token_bytes; /* their bytes per token; 0: each like the model's full-attention
                                    layers (MTP) */
     uint64_t draft_window;      /* tokens: the draft layers attend within this sliding window, each
