@@ -55,12 +55,14 @@ struct trtllm_release {
     uint64_t block_size;
     bool mla_workspace_reserve; /* the fp8 context-MLA workspace held back from the pool */
     enum trtllm_states states;
+    bool states_v2; /* the hybrids whose model defaults pick MambaHybridCacheManagerV2 split the
+                       quota between the state pool and the attention pool (v2_split) */
     enum gs_trtllm_spec_rules spec; /* speculative decoding (gs/trtllm.h) */
     const char *source;
 };
 
 static const struct trtllm_release releases[] = {
-    {800, "0.8", false, 64, false, STATES_GENERIC, GS_TRTLLM_SPEC_UNSIZED,
+    {800, "0.8", false, 64, false, STATES_GENERIC, false, GS_TRTLLM_SPEC_UNSIZED,
      "TensorRT engine path: kv_cache_free_gpu_mem_fraction (default 0.9) of the memory free "
      "after the engine, its execution context and runtime buffers load "
      "(cpp/tensorrt_llm/batch_manager/kvCacheManager.cpp calculateFreeMemBytes, "
@@ -73,12 +75,12 @@ static const struct trtllm_release releases[] = {
     "32, max_num_tokens 8192, max_batch_size 2048 (tensorrt_llm/llmapi/llm_args.py); a "           \
     "hybrid's states in MambaHybridCacheManager's tensors for max_batch_size sequences, built "    \
     "before the profile (_torch/pyexecutor/mamba_cache_manager.py MambaCacheManager)"
-    {10000, "1.0", true, 32, false, STATES_BEFORE, GS_TRTLLM_SPEC_1_0, TRTLLM_1_0_SOURCE},
-    {10100, "1.1-1.2", true, 32, false, STATES_BEFORE, GS_TRTLLM_SPEC_1_1,
+    {10000, "1.0", true, 32, false, STATES_BEFORE, false, GS_TRTLLM_SPEC_1_0, TRTLLM_1_0_SOURCE},
+    {10100, "1.1-1.2", true, 32, false, STATES_BEFORE, false, GS_TRTLLM_SPEC_1_1,
      TRTLLM_1_0_SOURCE "; speculative decoding as 1.0 but for EAGLE-3's and MTP-Eagle's draft KV "
                        "layers, as many as draft tokens (_torch/speculative/utils.py "
                        "get_num_spec_layers), and MTP-Eagle's extra KV tokens, none"},
-    {10300, "1.3 (release candidates from rc22, July 2026)", true, 32, true, STATES_IN_POOL,
+    {10300, "1.3 (release candidates from rc22, July 2026)", true, 32, true, STATES_IN_POOL, true,
      GS_TRTLLM_SPEC_1_3,
      "PyTorch backend as 1.0, and for MLA models with an fp8 KV cache, block reuse on and "
      "chunked prefill off (the defaults) the context-MLA K/V dequant workspace held back from "
@@ -88,7 +90,12 @@ static const struct trtllm_release releases[] = {
      "(CppMambaHybridCacheManager, the default hybrid manager; _util.py CacheCost, "
      "mamba_cache_manager _estimate_mamba_hybrid_cache_cost; PRs #12185, #12896); a one-model "
      "draft's KV layers in a pool of their own holding as many tokens as the target's, the "
-     "budget over both (_util.py _get_kv_size_per_token, PR #10502)"},
+     "budget over both (_util.py _get_kv_size_per_token, PR #10502); Nemotron-H, Qwen3-Next and "
+     "Qwen3.5 on MambaHybridCacheManagerV2 (their model defaults from rc24-rc25, PRs #16598, "
+     "#17049, #16768): the budget a quota split by a typical step's bytes, the state pool "
+     "floored at max_batch_size x pp + 1 slots (kv_cache/mamba_cache_manager/"
+     "mamba_cache_manager_v2.py _build_cache_config; runtime/kv_cache_manager_v2 "
+     "ratio_to_slot_count_list)"},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -183,6 +190,95 @@ static void trtllm_pages(const struct gs_inference_input *in, struct gs_inferenc
  * The sequences at once are max_batch_size. Where the states keep the batch out and the request
  * leaves max_batch_size to the default, seqs_bound is the most sequences of this context the
  * budget holds with their states (the change lower_max_num_seqs). */
+/* The model classes whose TensorRT-LLM model defaults resolve use_kv_cache_manager_v2 "auto" to
+ * MambaHybridCacheManagerV2 in the 1.3 release candidates: Nemotron-H's text models (PR #17049,
+ * July 2026), Qwen3-Next and Qwen3.5 (PR #16768, August 2026); the VL wrappers follow only in
+ * September (PR #19140) and Kimi-Linear not at all (PR #19387 open), so they keep the C++ manager.
+ */
+static const char *const v2_classes[] = {"NemotronHForCausalLM", "Qwen3NextForCausalLM",
+                                         "Qwen3_5ForConditionalGeneration",
+                                         "Qwen3_5MoeForConditionalGeneration", NULL};
+
+/* MambaHybridCacheManagerV2 (kv_cache/mamba_cache_manager/mamba_cache_manager_v2.py): the budget
+ * is the GPU quota Q (KvCacheCreator sets max_gpu_total_bytes alone), split between the state pool
+ * and the attention pool in the bytes of a typical step - max_batch_size x pp requests of
+ * avg_seq_len tokens (unset: max_seq_len // 2, "Falling back to max_seq_len / 2 ... for
+ * cache-pool sizing") and one dummy request, a state slot each (_build_cache_config,
+ * _typical_request_descs) - with the state pool floored at m = max_batch_size x pp + 1 slots
+ * (ssm_floor_slots; ratio_to_slot_count_list pins a pool under its floor to it). So the states
+ * take m x slot where the step's bytes S + A reach Q, and Q x m / (S + A) slots beyond (idle
+ * without block reuse) where Q is larger; the engine refuses a quota under m x slot + one
+ * attention block ("The V2 Mamba GPU cache quota is too small for live recurrent states and
+ * attention pages"). `typical` is one request's attention cache at the typical length, `block`
+ * one block of it; *slots gets the state slots, and the return is false where it refuses. */
+static bool v2_split(uint64_t quota, uint64_t batch, uint64_t pp, uint64_t slot, uint64_t typical,
+                     uint64_t block, uint64_t *slots, bool *ovf)
+{
+    const uint64_t m = gs_add(gs_mul(batch, pp, ovf), 1, ovf);
+    const uint64_t states = gs_mul(m, slot, ovf);
+    const uint64_t step = gs_add(states, gs_mul(gs_mul(batch, pp, ovf), typical, ovf), ovf);
+    *slots = m;
+    if (quota > step && step)
+        *slots = gs_mul(quota, m, ovf) / step;
+    return quota >= gs_add(states, block, ovf);
+}
+
+/* The V2 manager's pools for the request (v2_split), and, where the request leaves max_batch_size
+ * at its default and the batch is not held, the most sequences of this context a lower one holds:
+ * the largest b whose pools start and leave the attention pool b sequences. */
+static bool trtllm_v2_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
+                           uint64_t available, uint64_t *attention)
+{
+    bool ovf = false;
+    const uint64_t slot = out->kv.state_bytes_per_sequence;
+    const uint64_t pp = in->pipeline ? in->pipeline : 1;
+    const uint64_t batch = out->max_num_seqs ? out->max_num_seqs : 1;
+    struct gs_kv_layout one = out->kv;
+    one.state_bytes_per_sequence = 0;
+    const uint64_t bs = out->block_size, tokens = out->max_num_batched_tokens;
+    const uint64_t each = gs_kv_sequence_bytes(&one, in->context_length, 0, bs, tokens, &ovf);
+    const uint64_t cap = in->context_length / 2 ? in->context_length / 2 : 1;
+    const uint64_t typical = gs_kv_sequence_bytes(&one, cap, 0, bs, tokens, &ovf);
+    const uint64_t block = gs_kv_sequence_bytes(&one, 1, 0, bs, tokens, &ovf);
+    uint64_t slots = 0;
+    const bool starts = v2_split(available, batch, pp, slot, typical, block, &slots, &ovf);
+    out->state_slots = slots;
+    out->state_pool_bytes = gs_mul(slots, slot, &ovf);
+    out->state_seqs = batch;
+    out->state_split = true;
+    *attention =
+        starts && !ovf && available > out->state_pool_bytes ? available - out->state_pool_bytes : 0;
+    if (!in->engine.max_num_seqs && !ovf && (!starts || *attention / (each ? each : 1) < batch)) {
+        uint64_t lo = 0, hi = batch;
+        while (lo < hi) {
+            const uint64_t b = lo + (hi - lo + 1) / 2;
+            uint64_t s = 0;
+            bool o = false;
+            const bool held = v2_split(available, b, pp, slot, typical, block, &s, &o) && !o &&
+                              gs_mul(s, slot, &o) <= available &&
+                              available - gs_mul(s, slot, &o) >= gs_mul(b, each, &o) && !o;
+            if (held)
+                lo = b;
+            else
+                hi = b - 1;
+        }
+        if (lo > 0 && lo < batch)
+            out->seqs_bound = lo;
+    }
+    if (!starts)
+        out->state_binding =
+            "TensorRT-LLM's V2 hybrid cache manager keeps recurrent states for max_batch_size "
+            "sequences and one dummy request whatever the batch (max_num_seqs, 2048 by default), "
+            "and they are more than the KV budget (\"The V2 Mamba GPU cache quota is too small for "
+            "live recurrent states and attention pages\"); lower max_batch_size";
+    else if (*attention < each)
+        out->state_binding =
+            "TensorRT-LLM's V2 hybrid cache manager splits the KV budget between the recurrent "
+            "states and the attention cache by a typical request of half max_seq_len, and the "
+            "attention share holds no sequence of this context; lower max_batch_size";
+    return true;
+}
+
 static bool trtllm_state_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                               uint64_t available, uint64_t *attention)
 {
@@ -196,6 +292,8 @@ static bool trtllm_state_pool(const struct gs_inference_input *in, struct gs_inf
     const uint64_t batch = out->max_num_seqs ? out->max_num_seqs : 1;
     const uint64_t fraction = out->budget.fraction_permille;
     const bool in_pool = rel->states == STATES_IN_POOL;
+    if (in_pool && rel->states_v2 && gs_arch_class_in(in->arch, v2_classes))
+        return trtllm_v2_pool(in, out, available, attention);
     out->state_slots = in_pool ? gs_add(gs_mul(batch, pp, &ovf), 1, &ovf) : batch;
     out->state_pool_bytes = gs_mul(out->state_slots, slot, &ovf);
     out->state_seqs = batch;
@@ -393,25 +491,36 @@ static void trtllm_notes(const struct gs_engine_config *c, const struct gs_infer
     if (n->assume)
         n->assume(n->ctx, "engine_release", rel->name, rel->source);
     if (r->state_pool_bytes && n->assume_value) {
-        n->assume_value(n->ctx, "state_slots", r->state_slots,
-                        rel->states == STATES_IN_POOL
-                            ? "TensorRT-LLM keeps a hybrid's recurrent states in blocks of the KV "
-                              "pool for max_batch_size x pipeline stages sequences and one "
-                              "CUDA-graph padding slot, whatever the batch: a fixed cost the "
-                              "token count leaves out (conv windows in the model's dtype, "
-                              "recurrent states in kv_cache_config.mamba_ssm_cache_dtype, else "
-                              "the config's mamba_ssm_cache_dtype, else the model's dtype)"
-                            : "TensorRT-LLM keeps a hybrid's recurrent states for max_batch_size "
-                              "sequences whatever the batch, in tensors allocated before the "
-                              "profile, so the cache gets free_gpu_memory_fraction of what they "
-                              "leave (conv windows and recurrent states in the model's dtype "
-                              "unless kv_cache_config.mamba_ssm_cache_dtype says otherwise)",
-                        rel->states == STATES_IN_POOL
-                            ? "tensorrt_llm/_torch/pyexecutor/mamba_cache_manager.py "
-                              "CppMambaHybridCacheManager, _estimate_mamba_hybrid_cache_cost; "
-                              "_util.py CacheCost.tokens_for_budget"
-                            : "tensorrt_llm/_torch/pyexecutor/mamba_cache_manager.py "
-                              "MambaCacheManager; _util.py KvCacheCreator._cal_max_memory");
+        n->assume_value(
+            n->ctx, "state_slots", r->state_slots,
+            r->state_split ? "TensorRT-LLM's V2 hybrid cache manager (MambaHybridCacheManagerV2, "
+                             "this model's default from the 1.3 release candidates) splits the KV "
+                             "budget between the recurrent states and the attention cache in the "
+                             "bytes of a typical step - max_batch_size x pipeline stages requests "
+                             "of half max_seq_len (avg_seq_len unset) and one dummy request - "
+                             "with the state pool floored at max_batch_size x stages + 1 slots; "
+                             "slots past the floor stay idle without block reuse"
+            : rel->states == STATES_IN_POOL
+                ? "TensorRT-LLM keeps a hybrid's recurrent states in blocks of the KV "
+                  "pool for max_batch_size x pipeline stages sequences and one "
+                  "CUDA-graph padding slot, whatever the batch: a fixed cost the "
+                  "token count leaves out (conv windows in the model's dtype, "
+                  "recurrent states in kv_cache_config.mamba_ssm_cache_dtype, else "
+                  "the config's mamba_ssm_cache_dtype, else the model's dtype)"
+                : "TensorRT-LLM keeps a hybrid's recurrent states for max_batch_size "
+                  "sequences whatever the batch, in tensors allocated before the "
+                  "profile, so the cache gets free_gpu_memory_fraction of what they "
+                  "leave (conv windows and recurrent states in the model's dtype "
+                  "unless kv_cache_config.mamba_ssm_cache_dtype says otherwise)",
+            r->state_split ? "tensorrt_llm/_torch/pyexecutor/kv_cache/mamba_cache_manager/"
+                             "mamba_cache_manager_v2.py _build_cache_config; "
+                             "runtime/kv_cache_manager_v2 ratio_to_slot_count_list"
+            : rel->states == STATES_IN_POOL
+                ? "tensorrt_llm/_torch/pyexecutor/mamba_cache_manager.py "
+                  "CppMambaHybridCacheManager, _estimate_mamba_hybrid_cache_cost; "
+                  "_util.py CacheCost.tokens_for_budget"
+                : "tensorrt_llm/_torch/pyexecutor/mamba_cache_manager.py "
+                  "MambaCacheManager; _util.py KvCacheCreator._cal_max_memory");
         n->assume_value(n->ctx, "state_pool_bytes", r->state_pool_bytes,
                         "TensorRT-LLM: the recurrent states' bytes on each GPU (state_slots x one "
                         "sequence's states)",

@@ -1826,11 +1826,17 @@ static void test_vllm_ssm_dtype(void **state)
  * batch (tensorrt_llm.c trtllm_state_pool). Nemotron-3-Nano-30B-A3B (23 Mamba layers of 64 heads
  * x 64 x 128, conv 6,144 x 3; six attention layers of 2 KV heads x 128: 6,144 bytes a token) on
  * one H100 at 8,192 tokens:
- *   - 1.3 (in the KV pool, the config's mamba_ssm_cache_dtype float32 kept): a slot is 23 x
- *     (6,144 x 3 x 2 + 64 x 64 x 128 x 4) = 49,082,368 bytes, 2,048 + 1 of them (100.6 GB) more
- *     than the budget: it does not start, and the most sequences of 8,192 tokens the budget
- *     holds beside their states is (budget - slot) / (slot + 8,192 x 6,144) - the fix
- *     lower_max_num_seqs, with which it starts and holds the batch;
+ *   - 1.3 (MambaHybridCacheManagerV2, Nemotron-H's default; the config's mamba_ssm_cache_dtype
+ *     float32 kept): a slot is 23 x (6,144 x 3 x 2 + 64 x 64 x 128 x 4) = 49,082,368 bytes, the
+ *     floor of 2,048 + 1 of them (100.6 GB) more than the budget Q: it does not start. With b
+ *     sequences the quota splits by a typical step, (b + 1) slots and b requests of 4,096 tokens
+ *     (each/2 bytes, each = 8,192 x 6,144): the states take Q x (b + 1) / ((b + 1) slot + b each/2)
+ *     slots, the attention Q x A / (S + A) of it, which holds b sequences while
+ *     b <= (Q - 2 slot) / (2 slot + each) - the fix lower_max_num_seqs (that bound, or one more
+ *     where the slots' rounding down leaves the room), with which it starts and holds the batch,
+ *     and one more sequence is not held;
+ *   - 1.3's C++ manager for a hybrid outside V2's defaults (Jamba-1.5-Mini on an H200,
+ *     max_batch_size 16): the states a fixed cost, 17 slots, the tokens what they leave;
  *   - 1.2 (tensors before the profile, "auto" = the model's bf16): 23 x (36,864 + 1,048,576) =
  *     24,965,120 bytes a slot, for max_batch_size 256 sequences, of which the budget loses 0.9;
  *   - Qwen3.5-27B on 1.3: mamba_ssm_dtype float32 is not TensorRT-LLM's key, so bf16:
@@ -1850,12 +1856,14 @@ static void test_trtllm_hybrid_states(void **state)
     assert_int_equal(r->kv.state_bytes_per_sequence, slot);
     assert_int_equal(r->state_slots, 2049);
     assert_int_equal(r->state_pool_bytes, 2049 * slot);
+    assert_true(r->state_split);
     assert_false(r->starts);
     assert_non_null(r->state_binding);
     const uint64_t kv = (uint64_t)r->budget.kv_bytes;
-    const uint64_t most = (kv - slot) / (slot + each);
-    assert_true(most >= 8 && most < 2048);
-    assert_int_equal(r->seqs_bound, most);
+    const uint64_t bound = (kv - 2 * slot) / (2 * slot + each);
+    const uint64_t most = r->seqs_bound;
+    assert_true(bound >= 8 && bound < 2048);
+    assert_true(most == bound || most == bound + 1);
     bool fixed = false;
     for (size_t i = 0; i < e.fix_count; i++)
         if (strcmp(e.fixes[i].code, "lower_max_num_seqs") == 0) {
@@ -1867,8 +1875,28 @@ static void test_trtllm_hybrid_states(void **state)
     w.serving.engine.max_num_seqs = most;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_true(r->starts && r->holds_batch);
-    assert_int_equal(r->max_tokens, (kv - (most + 1) * slot) / (6144 * 32) * 32);
+    const uint64_t step = (most + 1) * slot + most * (each / 2);
+    assert_true(kv > step); /* the quota above the typical step: the states grow with it */
+    const uint64_t slots = kv * (most + 1) / step;
+    assert_int_equal(r->state_slots, slots);
+    assert_true(kv - slots * slot >= most * each);
+    assert_int_equal(r->max_tokens, (kv - slots * slot) / (6144 * 32) * 32);
     assert_int_equal(r->seqs_bound, 0); /* the request names it */
+    w.serving.engine.max_num_seqs = most + 1;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(kv - r->state_pool_bytes < (most + 1) * each);
+
+    const struct gs_arch jamba = fixture_arch_file("jamba/ai21labs__AI21-Jamba-1.5-Mini.json");
+    const struct gs_model_spec mj = fixture_spec(&jamba);
+    struct gs_workload wj = fixture_vllm_workload(8, 8192, 1, 150754820096ULL); /* H200 */
+    wj.serving.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    wj.serving.engine.max_num_seqs = 16;
+    assert_int_equal(gs_estimate_compute(&mj, &wj, &e, NULL), GS_OK);
+    const uint64_t js = r->kv.state_bytes_per_sequence, jkv = (uint64_t)r->budget.kv_bytes;
+    assert_false(r->state_split);
+    assert_int_equal(r->state_slots, 17);
+    assert_int_equal(r->state_pool_bytes, 17 * js);
+    assert_int_equal(r->max_tokens, (jkv - 17 * js) / (r->kv.bytes_per_token * 32) * 32);
 
     w.serving.engine.max_num_seqs = 256;
     w.serving.engine.version = 10200;

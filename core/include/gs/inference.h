@@ -376,6 +376,9 @@ struct gs_inference_result {
     uint64_t state_seqs;          /* ... and the sequences those slots run at once */
     const char *state_binding;    /* ... and why it leaves the engine no room to start, where it
                                      does not (NULL: the generic reason) */
+    bool state_split;             /* ... a share of the budget split with the attention pool by a
+                                     typical step (TensorRT-LLM's V2 hybrid manager), not a fixed
+                                     cost */
     const char *ssm_dtype_ignored; /* why some of the recurrent states keep another dtype than the
                                       request's mamba_ssm_dtype (vLLM); NULL: it reaches them all */
     uint64_t seq_extra_tokens;     /* tokens each sequence holds in the paged cache beyond its
