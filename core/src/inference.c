@@ -110,6 +110,13 @@ static uint64_t state_bytes(const struct gs_recurrent *r, uint64_t e, uint64_t c
     return gs_add(conv, state, ovf);
 }
 
+bool gs_state_dtype_reaches(const struct gs_state_dtypes *d, const struct gs_recurrent *r)
+{
+    return d->given &&
+           (d->reach == GS_STATE_REACH_ALL ||
+            (!r->ssm_flag_ignored && (d->reach == GS_STATE_REACH_SSM || !r->delta_rule)));
+}
+
 uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, const struct gs_state_dtypes *d,
                            uint64_t *layers, bool *ovf)
 {
@@ -121,12 +128,8 @@ uint64_t gs_kv_state_bytes(const struct gs_arch *a, uint64_t t, const struct gs_
         struct gs_recurrent r = a->blocks[i].rec;
         if (counts[i] == 0 || (r.conv_channels == 0 && r.state_heads == 0))
             continue;
-        const bool reached =
-            d->given &&
-            (d->reach == GS_STATE_REACH_ALL ||
-             (!r.ssm_flag_ignored && (d->reach == GS_STATE_REACH_SSM || !r.delta_rule)));
         uint64_t element = d->state;
-        if (reached) {
+        if (gs_state_dtype_reaches(d, &r)) {
             r.config_state_bytes = (uint8_t)d->given; /* the request's dtype wins */
             element = d->given;
         } else if (d->key == GS_STATE_KEY_CACHE) {

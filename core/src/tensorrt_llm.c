@@ -153,6 +153,14 @@ static void trtllm_defaults(const struct gs_inference_input *in, struct gs_infer
         /* Eagle3OneModelSpecMetadata is copied and rebuilt for each CUDA graph before PR #13920
          * (May 2026, in the 1.3 release candidates) */
         out->spec_graph_buffers = s.capture_layers && s.rules != GS_TRTLLM_SPEC_1_3;
+        /* the draft's hidden-state buffers, built before the profile and kept: trtllm_load counts
+         * them with the weights, in its peak */
+        bool ovf = false;
+        out->spec_buffer_bytes = gs_trtllm_spec_buffers(
+            &s, in->arch, in->model_bytes ? in->model_bytes : 2, out->max_num_batched_tokens,
+            out->max_num_seqs, gs_add(in->context_length, out->seq_extra_tokens, &ovf), &ovf);
+        if (ovf) /* past 64 bits: trtllm_load's sum with the weights reports the overflow */
+            out->spec_buffer_bytes = UINT64_MAX;
     }
     out->seqs_cap = "the batch is larger than max_num_seqs (TensorRT-LLM's max_batch_size), so "
                     "TensorRT-LLM runs at most that many requests at a time whatever the KV cache "
@@ -225,21 +233,20 @@ static bool v2_split(uint64_t quota, uint64_t batch, uint64_t pp, uint64_t slot,
 
 /* The V2 manager's pools for the request (v2_split), and, where the request leaves max_batch_size
  * at its default and the batch is not held, the most sequences of this context a lower one holds:
- * the largest b whose pools start and leave the attention pool b sequences. */
+ * the largest b whose pools start and leave the attention pool b sequences. `one` is the
+ * attention cache's layout, `each` one sequence of the context in it. */
 static bool trtllm_v2_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
-                           uint64_t available, uint64_t *attention)
+                           const struct gs_kv_layout *one, uint64_t each, uint64_t available,
+                           uint64_t *attention)
 {
     bool ovf = false;
     const uint64_t slot = out->kv.state_bytes_per_sequence;
     const uint64_t pp = in->pipeline ? in->pipeline : 1;
     const uint64_t batch = out->max_num_seqs ? out->max_num_seqs : 1;
-    struct gs_kv_layout one = out->kv;
-    one.state_bytes_per_sequence = 0;
     const uint64_t bs = out->block_size, tokens = out->max_num_batched_tokens;
-    const uint64_t each = gs_kv_sequence_bytes(&one, in->context_length, 0, bs, tokens, &ovf);
     const uint64_t cap = in->context_length / 2 ? in->context_length / 2 : 1;
-    const uint64_t typical = gs_kv_sequence_bytes(&one, cap, 0, bs, tokens, &ovf);
-    const uint64_t block = gs_kv_sequence_bytes(&one, 1, 0, bs, tokens, &ovf);
+    const uint64_t typical = gs_kv_sequence_bytes(one, cap, 0, bs, tokens, &ovf);
+    const uint64_t block = gs_kv_sequence_bytes(one, 1, 0, bs, tokens, &ovf);
     uint64_t slots = 0;
     const bool starts = v2_split(available, batch, pp, slot, typical, block, &slots, &ovf);
     out->state_slots = slots;
@@ -254,9 +261,10 @@ static bool trtllm_v2_pool(const struct gs_inference_input *in, struct gs_infere
             const uint64_t b = lo + (hi - lo + 1) / 2;
             uint64_t s = 0;
             bool o = false;
-            const bool held = v2_split(available, b, pp, slot, typical, block, &s, &o) && !o &&
-                              gs_mul(s, slot, &o) <= available &&
-                              available - gs_mul(s, slot, &o) >= gs_mul(b, each, &o) && !o;
+            const bool starts_b = v2_split(available, b, pp, slot, typical, block, &s, &o);
+            const uint64_t states = gs_mul(s, slot, &o);
+            const bool held = starts_b && !o && states <= available &&
+                              available - states >= gs_mul(b, each, &o) && !o;
             if (held)
                 lo = b;
             else
@@ -292,20 +300,20 @@ static bool trtllm_state_pool(const struct gs_inference_input *in, struct gs_inf
     const uint64_t batch = out->max_num_seqs ? out->max_num_seqs : 1;
     const uint64_t fraction = out->budget.fraction_permille;
     const bool in_pool = rel->states == STATES_IN_POOL;
-    if (in_pool && rel->states_v2 && gs_arch_class_in(in->arch, v2_classes))
-        return trtllm_v2_pool(in, out, available, attention);
-    out->state_slots = in_pool ? gs_add(gs_mul(batch, pp, &ovf), 1, &ovf) : batch;
-    out->state_pool_bytes = gs_mul(out->state_slots, slot, &ovf);
-    out->state_seqs = batch;
-    const uint64_t cost = in_pool ? out->state_pool_bytes
-                                  : gs_engine_permille_of(out->state_pool_bytes, fraction, &ovf);
-    *attention = !ovf && available > cost ? available - cost : 0;
     /* one sequence of the context beside its states: the fixed slot, then each sequence's
      * attention cache and its states (a pipeline stage's states for pp sequences in flight) */
     struct gs_kv_layout one = out->kv;
     one.state_bytes_per_sequence = 0;
     const uint64_t each = gs_kv_sequence_bytes(&one, in->context_length, 0, out->block_size,
                                                out->max_num_batched_tokens, &ovf);
+    if (in_pool && rel->states_v2 && gs_arch_class_in(in->arch, v2_classes))
+        return trtllm_v2_pool(in, out, &one, each, available, attention);
+    out->state_slots = in_pool ? gs_add(gs_mul(batch, pp, &ovf), 1, &ovf) : batch;
+    out->state_pool_bytes = gs_mul(out->state_slots, slot, &ovf);
+    out->state_seqs = batch;
+    const uint64_t cost = in_pool ? out->state_pool_bytes
+                                  : gs_engine_permille_of(out->state_pool_bytes, fraction, &ovf);
+    *attention = !ovf && available > cost ? available - cost : 0;
     const uint64_t fixed = in_pool ? slot : 0;
     const uint64_t per_seq = gs_add(
         each, in_pool ? gs_mul(slot, pp, &ovf) : gs_engine_permille_of(slot, fraction, &ovf), &ovf);
@@ -378,14 +386,8 @@ static void trtllm_load(const struct gs_inference_input *in, const struct gs_eng
     }
     if (!pytorch && stage->last_stage && in->arch->logits)
         *non_torch = gs_add(*non_torch, engine_path_buffers(in, out, ovf), ovf);
-    /* the draft's hidden-state buffers, built before the profile and kept: in its peak */
-    struct gs_trtllm_spec s;
-    if (pytorch && spec_of(in, &s)) {
-        out->spec_buffer_bytes = gs_trtllm_spec_buffers(
-            &s, in->arch, in->model_bytes ? in->model_bytes : 2, out->max_num_batched_tokens,
-            out->max_num_seqs, gs_add(in->context_length, out->seq_extra_tokens, ovf), ovf);
-        out->budget.weights_bytes = gs_add(out->budget.weights_bytes, out->spec_buffer_bytes, ovf);
-    }
+    /* the draft's hidden-state buffers (trtllm_defaults), in the profile's peak */
+    out->budget.weights_bytes = gs_add(out->budget.weights_bytes, out->spec_buffer_bytes, ovf);
 }
 
 /* 1.3's fp8 context-MLA reserve (PR #16399; the backend contract of PR #16432). The context

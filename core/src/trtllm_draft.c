@@ -16,15 +16,14 @@
 
 #include <string.h>
 
-/* Whether any layer of `a` keeps a recurrent state (a hybrid). */
+/* Whether any layer of `a` keeps a recurrent state (a hybrid): gs_kv_state_bytes counts them. */
 static bool keeps_states(const struct gs_arch *a)
 {
-    uint64_t counts[GS_BLOCKS_MAX];
-    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
-    for (size_t i = 0; i < a->block_count; i++)
-        if (counts[i] && (a->blocks[i].rec.conv_channels || a->blocks[i].rec.state_heads))
-            return true;
-    return false;
+    const struct gs_state_dtypes any = {2, 2, 0, GS_STATE_KEY_NONE, GS_STATE_REACH_ALL};
+    uint64_t layers = 0;
+    bool ovf = false;
+    gs_kv_state_bytes(a, 1, &any, &layers, &ovf);
+    return layers > 0;
 }
 
 enum gs_status gs_trtllm_spec_for(const struct gs_arch *target, const struct gs_draft *draft,

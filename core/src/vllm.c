@@ -1546,7 +1546,7 @@ static void vllm_state_dtype(const struct gs_inference_input *in, struct gs_infe
     gs_arch_count_blocks(in->arch, 0, in->arch->num_hidden_layers, counts);
     for (size_t i = 0; i < in->arch->block_count; i++) {
         const struct gs_recurrent *r = &in->arch->blocks[i].rec;
-        if (counts[i] == 0 || r->state_heads == 0)
+        if (counts[i] == 0 || r->state_heads == 0 || gs_state_dtype_reaches(&d, r))
             continue;
         if (r->ssm_flag_ignored)
             out->ssm_dtype_ignored =
@@ -1554,7 +1554,7 @@ static void vllm_state_dtype(const struct gs_inference_input *in, struct gs_infe
                 "CCA layer's in --mamba-cache-dtype (the model's dtype) whatever "
                 "--mamba-ssm-cache-dtype asks (mamba_utils.py kda_state_dtype, "
                 "linear_attention_state_dtype, cca_state_dtype): those states keep that dtype";
-        else if (r->delta_rule && !gdn)
+        else /* a delta-rule state before 0.17 */
             out->ssm_dtype_ignored =
                 "before 0.17 vLLM's Gated DeltaNet states ignore --mamba-ssm-cache-dtype "
                 "(gated_delta_net_state_dtype read --mamba-cache-dtype alone until PR #34489): "

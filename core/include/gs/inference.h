@@ -159,6 +159,9 @@ struct gs_state_dtypes {
     enum gs_state_reach reach;
 };
 
+/* Whether the dtype the request names (d->given) reaches the state `r` (d->reach). */
+bool gs_state_dtype_reaches(const struct gs_state_dtypes *d, const struct gs_recurrent *r);
+
 /* One sequence's recurrent states over every layer of `arch` with a state, split over `tensor`
  * ranks, in the dtypes `d` says; *layers gets the layers counted. */
 uint64_t gs_kv_state_bytes(const struct gs_arch *arch, uint64_t tensor,
