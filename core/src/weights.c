@@ -768,20 +768,33 @@ enum gs_status gs_weights_mtp_bytes(const struct gs_arch *a, const struct gs_wei
                                     bool own_head, uint64_t *out, struct gs_error *err)
 {
     struct weigh w = weigh_for(a, r);
-    uint64_t sum = 0;
+    /* served as stored, the layers the checkpoint's ignore list keeps whole stay at its dtype
+     * (ModelOpt's is_layer_excluded gives them the unquantized method) */
+    const bool own =
+        a->checkpoint.quantized && (enum gs_weight_format)a->checkpoint.format == r->format;
+    const uint8_t kept = own ? a->checkpoint.unquantized_mtp_layers : 0;
+    uint64_t sum = 0, index = 0; /* the first layer of each tower among all MTP layers */
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];
         if (tw->part != GS_PART_MTP || tw->block >= a->block_count)
             continue;
         const struct gs_block *b = &a->blocks[tw->block];
-        uint64_t layer = 0;
+        uint64_t layer[2] = {0, 0}; /* as the format stores it, and kept at the dtype */
         for (size_t k = 0; k < b->module_count; k++) {
             const struct gs_module *m = &b->modules[k];
             if (m->part == GS_PART_EMBEDDING || (m->part == GS_PART_LM_HEAD && !own_head))
                 continue;
-            layer = gs_add(layer, module_bytes(&w, m, b, false), &w.ovf);
+            for (int plain = 0; plain < 2; plain++)
+                layer[plain] = gs_add(layer[plain], module_bytes(&w, m, b, plain), &w.ovf);
         }
-        sum = gs_add(sum, gs_mul(layer, tw->layers, &w.ovf), &w.ovf);
+        uint64_t whole = 0; /* of this tower's layers index .. index + layers - 1 */
+        for (uint64_t l = index; l < 8 && l < index + tw->layers; l++)
+            whole += (kept >> l) & 1u;
+        if (kept == UINT8_MAX)
+            whole = tw->layers;
+        index += tw->layers;
+        sum = gs_add(sum, gs_mul(layer[0], tw->layers - whole, &w.ovf), &w.ovf);
+        sum = gs_add(sum, gs_mul(layer[1], whole, &w.ovf), &w.ovf);
     }
     if (w.ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the weight bytes overflow 64 bits");

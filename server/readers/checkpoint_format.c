@@ -24,10 +24,13 @@
  * one attention projection by name. A whole numbered layer
  * ("model.layers.0*") keeps its MLP: the dense first layers NVIDIA's NVFP4
  * releases of DeepSeek-style models leave out. Norms, biases, routers,
- * embeddings, heads, towers and MTP layers are never quantized by gpusizer,
- * so naming them changes nothing. */
+ * embeddings, heads and towers are never quantized by gpusizer, so naming
+ * them changes nothing. An entry covering the MTP layers ("mtp*",
+ * "mtp.layers.0*") keeps them whole (`mtp_layers`); one naming a module
+ * inside them changes nothing. */
 struct kept {
     uint16_t parts;
+    uint8_t mtp_layers; /* struct gs_checkpoint.unquantized_mtp_layers */
     char *modules;
     size_t cap;
 };
@@ -81,6 +84,40 @@ static void keep_module(struct kept *k, const char *leaf)
     snprintf(k->modules + used, k->cap - used, "%s", used ? token + 1 : token);
 }
 
+/* The MTP layers an ignore-list entry covers, as struct gs_checkpoint.unquantized_mtp_layers:
+ * vLLM's and SGLang's ModelOpt configs (is_layer_excluded) match the entries as globs against
+ * the drafter's module prefixes ("mtp.layers.0.mlp.experts"), after stripping a
+ * vision-language model's "language_model." (vLLM nemotron_h_mtp.py hf_to_vllm_mapper: "without
+ * one the exclusions never match and the MTP experts are wrongly quantized"). "mtp*", "mtp.*"
+ * and "mtp.layers.*" cover every layer, "mtp.layers.N*" layer N; 0 for an entry naming a module
+ * inside a layer, or no MTP module. */
+static uint8_t mtp_layers_covered(const char *entry)
+{
+    static const char *const prefixes[] = {"re:", "^", "model.", "language_model.", NULL};
+    const char *s = entry;
+    for (bool again = true; again;) {
+        again = false;
+        for (const char *const *p = prefixes; *p != NULL; p++)
+            if (strncmp(s, *p, strlen(*p)) == 0) {
+                s += strlen(*p);
+                again = true;
+            }
+    }
+    if (strncmp(s, "mtp", 3) != 0)
+        return 0;
+    char rest[64];
+    snprintf(rest, sizeof(rest), "%s", s + 3);
+    size_t n = strlen(rest);
+    while (n > 0 && strchr("*.$\\", rest[n - 1]) != NULL)
+        rest[--n] = '\0';
+    if (n == 0 || strcmp(rest, ".layers") == 0)
+        return UINT8_MAX;
+    if (strncmp(rest, ".layers.", 8) != 0 || !digits(rest + 8))
+        return 0;
+    const long layer = strtol(rest + 8, NULL, 10);
+    return layer < 8 ? (uint8_t)(1u << layer) : 0;
+}
+
 static void keep_entry(struct kept *k, const char *s)
 {
     static const char *const attention[] = {"self_attn", "attn",           "linear_attn", "mixer",
@@ -90,6 +127,7 @@ static void keep_entry(struct kept *k, const char *s)
                                                   "o_proj", "qkv_proj", NULL};
     char leaf[64];
     leaf_of(s, leaf, sizeof(leaf));
+    k->mtp_layers |= mtp_layers_covered(s);
     if (has(s, "norm") || has(s, "bias") || has(s, "lm_head") || strcmp(leaf, "head") == 0 ||
         has(s, "embed") || has(s, "vision") || has(s, "mtp") || has(s, "projector") ||
         has(s, "router") || strcmp(leaf, "gate") == 0 || has(s, "e_score"))
@@ -116,7 +154,7 @@ static void keep_entry(struct kept *k, const char *s)
 
 static void read_kept(const json_t *list, struct gs_checkpoint *out)
 {
-    struct kept k = {0, out->unquantized_modules, sizeof(out->unquantized_modules)};
+    struct kept k = {0, 0, out->unquantized_modules, sizeof(out->unquantized_modules)};
     out->unquantized_modules[0] = '\0';
     for (size_t i = 0; json_is_array(list) && i < json_array_size(list); i++) {
         const char *s = json_string_value(json_array_get(list, i));
@@ -124,13 +162,16 @@ static void read_kept(const json_t *list, struct gs_checkpoint *out)
             keep_entry(&k, s);
     }
     out->unquantized_parts = k.parts;
+    out->unquantized_mtp_layers = k.mtp_layers;
 }
 
-/* Appends "; the ignore list keeps <what> in 16-bit" to the detail when it keeps anything. */
+/* Appends "; the ignore list keeps <what> in 16-bit" to the detail when it keeps anything,
+ * the kinds it keeps as a list ("attention, dense and shared MLPs and the MTP layers"). */
 static void append_kept(struct gs_checkpoint *c)
 {
     const uint16_t parts = c->unquantized_parts;
-    if (parts == 0 && c->unquantized_modules[0] == '\0')
+    const uint8_t mtp = c->unquantized_mtp_layers;
+    if (parts == 0 && mtp == 0 && c->unquantized_modules[0] == '\0')
         return;
     /* the names as a list: ",q_proj,k_proj," reads "q_proj, k_proj" */
     char names[sizeof(c->unquantized_modules) * 2];
@@ -144,13 +185,41 @@ static void append_kept(struct gs_checkpoint *c)
         }
     }
     names[n] = '\0';
-    const size_t used = strlen(c->detail);
-    snprintf(c->detail + used, sizeof(c->detail) - used,
-             "; the ignore list keeps %s%s%s%s%s in 16-bit",
-             parts & (1u << GS_PART_ATTENTION) ? "attention " : "",
-             parts & (1u << GS_PART_MLP) ? "dense and shared MLPs " : "",
-             parts & (1u << GS_PART_EXPERTS) ? "routed experts " : "",
-             names[0] ? "the attention projections " : "", names);
+    char projections[sizeof(names) + 32] = "";
+    if (names[0])
+        snprintf(projections, sizeof(projections), "the attention projections %s", names);
+    char layer[40] = "";
+    if (mtp != 0 && mtp != UINT8_MAX)
+        for (unsigned i = 0; i < 8; i++)
+            if (mtp & (1u << i)) {
+                const size_t used = strlen(layer);
+                snprintf(layer + used, sizeof(layer) - used, "%s%u", used ? ", " : "MTP layer ", i);
+            }
+    const char *kinds[5] = {parts & (1u << GS_PART_ATTENTION) ? "attention" : NULL,
+                            parts & (1u << GS_PART_MLP) ? "dense and shared MLPs" : NULL,
+                            parts & (1u << GS_PART_EXPERTS) ? "routed experts" : NULL,
+                            projections[0] ? projections : NULL,
+                            mtp == UINT8_MAX ? "the MTP layers"
+                            : mtp            ? layer
+                                             : NULL};
+    size_t count = 0;
+    for (size_t i = 0; i < 5; i++)
+        count += kinds[i] != NULL;
+    size_t used = strlen(c->detail);
+    snprintf(c->detail + used, sizeof(c->detail) - used, "; the ignore list keeps ");
+    for (size_t i = 0, shown = 0; i < 5; i++) {
+        if (kinds[i] == NULL)
+            continue;
+        shown++;
+        used = strlen(c->detail);
+        snprintf(c->detail + used, sizeof(c->detail) - used, "%s%s",
+                 shown == 1       ? ""
+                 : shown == count ? " and "
+                                  : ", ",
+                 kinds[i]);
+    }
+    used = strlen(c->detail);
+    snprintf(c->detail + used, sizeof(c->detail) - used, " in 16-bit");
 }
 
 /* compressed-tensors (llm-compressor checkpoints; vLLM

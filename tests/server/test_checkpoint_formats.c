@@ -489,6 +489,69 @@ static void test_nemotron_h_excluded_attention(void **state)
                                                    "v_proj, o_proj in 16-bit"));
 }
 
+/* The MTP layers an ignore list keeps whole: NVIDIA's NVFP4 releases of Qwen3.5 exclude
+ * "mtp.layers.0*" (Qwen3.5-397B-A17B-NVFP4) or "mtp*" (Qwen3.5-122B-A10B-NVFP4, Nemotron 3.5),
+ * which vLLM's ModelOpt is_layer_excluded matches against the drafter's prefixes, so the MTP
+ * layer loads unquantized. Qwen3.5-397B's MTP layer at TP 8 (h 4,096; 512 experts of 1,024, a
+ * shared expert of 1,024; 32 heads of 256 with the output gate, 2 KV heads, one a rank), kept:
+ * experts 512 x 3 x 4,096 x 1,024 / 8 x 2 B = 1,610,612,736, shared expert 3,145,728, the
+ * router 512 x 4,096 x 2 = 4,194,304 and shared_expert_gate 8,192 (replicated), q 4,096 x
+ * 2,048 x 2 = 16,777,216, k and v 4,096 x 256 x 2 each = 4,194,304, o 1,024 x 4,096 x 2 =
+ * 8,388,608, q/k norms 1,024, fc (2h -> h split by columns) 512 x 8,192 x 2 = 8,388,608, five
+ * norms 40,960: 1,655,751,680. Stored in NVFP4 instead: each expert's gate and up
+ * nvfp4(4,096, 128) and down nvfp4(128, 4,096), 294,920 each, x 3 x 512 = 452,997,120; the
+ * shared expert 884,760; q nvfp4(4,096, 2,048) = 4,718,600, k and v nvfp4(4,096, 256) =
+ * 589,832 each, o nvfp4(1,024, 4,096) = 2,359,304; the rest as above: 474,772,536. An entry
+ * naming a module inside the layer, or the weights asked in another format, keep nothing. */
+static void test_mtp_layers_excluded(void **state)
+{
+    (void)state;
+    static const char file[] = "qwen3_5_moe/Qwen__Qwen3.5-397B-A17B.json";
+    static const char *const entries[] = {"\"mtp.layers.0*\"", "\"mtp*\"", "\"re:^mtp.*\"",
+                                          "\"language_model.mtp.*\"", "\"mtp.layers.*\""};
+    const struct gs_weights_request nv = {.format = GS_WF_NVFP4, .tensor = 8, .pipeline = 1};
+    const struct gs_weights_request fp8 = {.format = GS_WF_FP8, .tensor = 8, .pipeline = 1};
+    uint64_t bytes = 0, asked_fp8 = 0, plain_fp8 = 0;
+    struct gs_error err;
+    gs_error_init(&err);
+    char q[256];
+    for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
+        snprintf(q, sizeof(q),
+                 "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", "
+                 "\"exclude_modules\": [\"lm_head\", %s]}",
+                 entries[i]);
+        const struct gs_arch a = fixture_arch_file_set(file, "quantization_config", q);
+        assert_int_equal(a.checkpoint.unquantized_mtp_layers, i == 0 ? 1 : UINT8_MAX);
+        assert_int_equal(gs_weights_mtp_bytes(&a, &nv, false, &bytes, &err), GS_OK);
+        assert_int_equal(bytes, 1655751680ULL);
+        assert_int_equal(gs_weights_mtp_bytes(&a, &fp8, false, &asked_fp8, &err), GS_OK);
+        assert_non_null(strstr(a.checkpoint.detail, i == 0 ? "keeps MTP layer 0 in 16-bit"
+                                                           : "keeps the MTP layers in 16-bit"));
+    }
+    assert_int_equal(nvfp4(4096, 128), 294920);
+    assert_int_equal(nvfp4(128, 4096), 294920);
+    assert_int_equal(nvfp4(4096, 2048), 4718600);
+    static const char *const none[] = {"", ", \"mtp.layers.0.mlp.experts\"", ", \"mtp.layers.1*\""};
+    for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+        snprintf(q, sizeof(q),
+                 "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", "
+                 "\"exclude_modules\": [\"lm_head\"%s]}",
+                 none[i]);
+        const struct gs_arch a = fixture_arch_file_set(file, "quantization_config", q);
+        assert_int_equal(gs_weights_mtp_bytes(&a, &nv, false, &bytes, &err), GS_OK);
+        assert_int_equal(bytes, 474772536ULL);
+        assert_int_equal(gs_weights_mtp_bytes(&a, &fp8, false, &plain_fp8, &err), GS_OK);
+        assert_int_equal(plain_fp8, asked_fp8);
+    }
+    /* the list's kinds joined as a list, MiniMax-M2.5-NVFP4's attention beside the MTP layers */
+    const struct gs_checkpoint c =
+        read_quant("{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", "
+                   "\"exclude_modules\": [\"model.layers.0.self_attn*\", \"model.layers.1.mlp*\", "
+                   "\"mtp*\"]}");
+    assert_non_null(strstr(c.detail, "; the ignore list keeps attention, dense and shared MLPs "
+                                     "and the MTP layers in 16-bit"));
+}
+
 static char *slurp(const char *relative)
 {
     char path[512];
@@ -552,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_fp8_ignored_layers),
         cmocka_unit_test(test_nvfp4_named_projections),
         cmocka_unit_test(test_nemotron_h_excluded_attention),
+        cmocka_unit_test(test_mtp_layers_excluded),
         cmocka_unit_test(test_nvfp4_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

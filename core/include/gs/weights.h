@@ -93,12 +93,13 @@ enum gs_status gs_weights_bytes(const struct gs_arch *arch, const struct gs_para
 enum gs_status gs_weights_bytes_stage(const struct gs_arch *arch, const struct gs_weights_request *request,
                                       uint64_t stage, uint64_t *out, struct gs_error *err);
 
-
 /* Bytes one GPU holds for the model's multi-token-prediction layers (the
  * GS_PART_MTP tower) when vLLM serves with --speculative-config method mtp:
  * each layer split over the tensor ranks as the model's layers are (the
- * requested format for its quantized modules, eh_proj whole and 16-bit),
- * without the token embedding, which the draft shares with the target
+ * requested format for its quantized modules, the fusion projection as the
+ * description builds it; served as stored, the layers the checkpoint's
+ * ignore list keeps - struct gs_checkpoint.unquantized_mtp_layers - at its
+ * dtype), without the token embedding, which the draft shares with the target
  * (llm_base_proposer.py _maybe_share_embeddings: "Detected MTP model.
  * Sharing target model embedding weights"), and with its own copy of the
  * head when `own_head` (releases before vLLM PR #34385 kept
