@@ -748,14 +748,16 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
     assume_value(e, "speculative_draft_weights_bytes", bytes,
                  own_by_class
                      ? "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
-                       "eh_proj whole in 16 bits), the embedding shared with the target, each "
-                       "layer's own head kept (shared_head.output)"
+                       "the fusion projection as the model's MTP code builds it), the embedding "
+                       "shared with the target, each layer's own head kept (shared_head.output)"
                  : rel->mtp_own_head
                      ? "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
-                       "eh_proj whole in 16 bits), the embedding shared with the target, the "
-                       "layers' own head kept (shared_head.head)"
+                       "the fusion projection as the model's MTP code builds it), the embedding "
+                       "shared with the target, the layers' own head kept (shared_head.head)"
                      : "vLLM mtp: the model's MTP layers on every GPU (split like its layers; "
-                       "eh_proj whole in 16 bits), the embedding and head shared with the target",
+                       "the fusion projection as the model's MTP code builds it: DeepSeek's "
+                       "eh_proj whole in 16 bits, Qwen3.5's fc and Nemotron-H's eh_proj split by "
+                       "columns), the embedding and head shared with the target",
                  own_by_class ? "vllm/model_executor/models/step3p5_mtp.py; "
                                 "vllm/v1/spec_decode/step3p5.py Step3p5MTPProposer (0.23 on)"
                               : "vllm/model_executor/models/deepseek_mtp.py; vllm/v1/spec_decode "

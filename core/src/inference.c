@@ -179,8 +179,8 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
          * by side in one layer) holds both the state and the attention cache */
         const bool has_state = b->rec.conv_channels != 0 || b->rec.state_heads != 0;
         if (has_state) {
-            out->state_delta_rule = b->rec.delta_rule &&
-                                    (out->recurrent_layers == 0 || out->state_delta_rule);
+            out->state_rows_per_token = (b->rec.delta_rule || b->rec.mamba2) &&
+                                        (out->recurrent_layers == 0 || out->state_rows_per_token);
             out->recurrent_layers += n;
             out->state_bytes_per_sequence =
                 gs_add(out->state_bytes_per_sequence,

@@ -1567,11 +1567,13 @@ static void vllm_pages(const struct gs_inference_input *in, struct gs_inference_
     vllm_state_dtype(in, out);
     const uint64_t spec = in->engine.spec_method != GS_SPEC_NONE ? in->engine.spec_tokens : 0;
     if (out->release != NULL && out->release->v1 && spec && out->kv.conv_row_bytes &&
-        out->kv.state_delta_rule) {
-        /* under speculative decoding a delta-rule layer's convolution window keeps
-         * kernel - 1 + k rows (MambaStateShapeCalculator.gated_delta_net_state_shape and
-         * kda_state_shape with num_spec = num_speculative_tokens), for every method that sets
-         * k; the Mamba shapes' handling of k is not read here */
+        out->kv.state_rows_per_token) {
+        /* under speculative decoding a delta-rule or Mamba-2 layer's convolution window keeps
+         * kernel - 1 + k rows (MambaStateShapeCalculator.gated_delta_net_state_shape,
+         * kda_state_shape and mamba2_state_shape with num_spec = num_speculative_tokens, which
+         * NemotronHForCausalLM.get_mamba_state_shape_from_config passes since PR #33726's Mamba
+         * speculative decoding), for every method that sets k; mamba1_state_shape and
+         * short_conv_state_shape take no num_spec */
         bool grew = false;
         out->kv.state_bytes_per_sequence = gs_add(
             out->kv.state_bytes_per_sequence, gs_mul(out->kv.conv_row_bytes, spec, &grew), &grew);

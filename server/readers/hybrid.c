@@ -209,7 +209,8 @@ static void build_mamba2(struct gs_arch *a, size_t b, const struct mamba2 *m)
                                      .chunk = m->chunk,
                                      .fp32_state = m->fp32_state,
                                      .config_state_bytes = m->config_state_bytes,
-                                     .cache_dtype_bytes = m->config_state_bytes};
+                                     .cache_dtype_bytes = m->config_state_bytes,
+                                     .mamba2 = true};
     gs_block_module(a, b, "in_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
                     GS_MOD_QUANT | (m->in_bias ? GS_MOD_BIAS : 0), h, in_width, 1);
     conv1d(a, b, conv, m->kernel, m->conv_bias);
@@ -425,6 +426,86 @@ static int nemotron_kind_name(const char *s)
     return -1;
 }
 
+/* Nemotron-H's MoE (DeepseekV3MoE with NemotronHExperts): a `gate` router [E, h] (its
+ * e_score_correction_bias is a buffer), non-gated experts of `width` over `latent` (with
+ * fc1/fc2_latent_proj) or the hidden width, and one non-gated shared expert of `shared`. */
+struct nh_moe {
+    uint64_t experts, top_k, width, shared, latent;
+};
+
+static void nemotron_moe(struct gs_arch *a, size_t b, const struct nh_moe *moe, bool mlp_bias)
+{
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL)
+        return;
+    const uint64_t h = a->hidden_size, experts = moe->experts, latent = moe->latent;
+    const uint64_t in = latent ? latent : h;
+    const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT;
+    /* NemotronHTopkRouter holds its weight as a bare parameter and scores in fp32, in
+     * transformers' code (a DeepseekV3TopkRouter: self.weight = nn.Parameter(...),
+     * F.linear(hidden_states.type(torch.float32), self.weight.type(torch.float32))) and
+     * in the checkpoints' remote modeling_nemotron_h.py alike: no LoRA target adapts it */
+    blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE,
+                               .gated = false,
+                               .width = moe->width,
+                               .experts = experts,
+                               .top_k = moe->top_k,
+                               .shared_width = moe->shared,
+                               .router_fp32 = true,
+                               .router_parameter = true};
+    gs_block_module(a, b, "gate", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_EXPERTS, 0, h, experts,
+                    1);
+    if (latent) {
+        const unsigned lf = GS_MOD_QUANT | (mlp_bias ? GS_MOD_BIAS : 0);
+        gs_block_module(a, b, "fc1_latent_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_EXPERTS,
+                        lf, h, latent, 1);
+        gs_block_module(a, b, "fc2_latent_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_EXPERTS,
+                        lf, latent, h, 1);
+    }
+    gs_block_module(a, b, "experts.up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_EXPERTS, f,
+                    in, moe->width, experts);
+    gs_block_module(a, b, "experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_EXPERTS, f,
+                    moe->width, in, experts);
+    const unsigned sf = GS_MOD_QUANT | (mlp_bias ? GS_MOD_BIAS : 0);
+    gs_block_module(a, b, "shared_experts.up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_MLP,
+                    sf, h, moe->shared, 1);
+    gs_block_module(a, b, "shared_experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_MLP,
+                    sf, moe->shared, h, 1);
+}
+
+/* The layer kinds of Nemotron-H's MTP step: mtp_hybrid_override_pattern ("*E"), or
+ * mtp_layers_block_type (["attention", "moe"], transformers' NemotronHConfig default when
+ * num_nextn_predict_layers is set). Returns how many (0 when a name is not a kind). */
+static size_t nemotron_mtp_kinds(struct model_reader *r, uint8_t *kinds, size_t cap)
+{
+    const char *pattern = rd_string(r, "mtp_hybrid_override_pattern");
+    const json_t *list = NULL;
+    size_t n = 0;
+    if (pattern != NULL) {
+        for (; pattern[n] != '\0' && n < cap; n++) {
+            const int k = nemotron_kind_char(pattern[n]);
+            if (k < 0)
+                return 0;
+            kinds[n] = (uint8_t)k;
+        }
+        return pattern[n] == '\0' ? n : 0;
+    }
+    (void)rd_array(r, "mtp_layers_block_type", &list);
+    if (list == NULL) {
+        kinds[0] = NH_ATTENTION;
+        kinds[1] = NH_MOE;
+        return 2;
+    }
+    for (; n < json_array_size(list) && n < cap; n++) {
+        const char *s = json_string_value(json_array_get(list, n));
+        const int k = s ? nemotron_kind_name(s) : -1;
+        if (k < 0)
+            return 0;
+        kinds[n] = (uint8_t)k;
+    }
+    return n == json_array_size(list) ? n : 0;
+}
+
 /* NemotronHForCausalLM (modular_nemotron_h.py, configuration_nemotron_h.py;
  * the checkpoints' remote modeling_nemotron_h.py builds the same modules):
  * every NemotronHBlock is one RMSNorm `norm` and one mixer, chosen per layer
@@ -438,9 +519,9 @@ static int nemotron_kind_name(const char *s)
  * e_score_correction_bias is a buffer), non-gated experts of
  * moe_intermediate_size over moe_latent_size (with fc1/fc2_latent_proj) or
  * the hidden width, and one non-gated shared expert of
- * moe_shared_expert_intermediate_size. The MTP layers
- * (num_nextn_predict_layers) are skipped by transformers (`mtp.*` ignored
- * on load) and not described here. vLLM keeps the ssm state in fp32 unless
+ * moe_shared_expert_intermediate_size (nemotron_moe). The MTP layers
+ * (num_nextn_predict_layers), which transformers skips (`mtp.*` ignored on
+ * load), are the mtp tower an engine's MTP draft loads. vLLM keeps the ssm state in fp32 unless
  * the config's mamba_ssm_cache_dtype names another type. */
 static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
 {
@@ -515,13 +596,31 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
         .fp32_state = ssm_dtype == NULL || strcmp(ssm_dtype, "float32") == 0,
         .config_state_bytes = rd_dtype_bytes(ssm_dtype),
     };
-    uint64_t experts = 0, top_k = 0, moe_width = 0, shared = 0, latent = 0;
-    if (present[NH_MOE]) {
-        experts = rd_dim(r, NAMES("n_routed_experts", "num_local_experts"), false, 8);
-        top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 2);
-        moe_width = rd_dim(r, NAMES("moe_intermediate_size"), false, 7688);
-        shared = rd_dim(r, NAMES("moe_shared_expert_intermediate_size"), false, 7688);
-        latent = rd_dim(r, NAMES("moe_latent_size"), false, 0);
+    /* The MTP step vLLM's and SGLang's nemotron_h_mtp.py build (NemotronHMultiTokenPredictor;
+     * TensorRT-LLM's NemotronHMTP alike): one layer a character of the pattern - '*' a
+     * NemotronHAttentionDecoderLayer, 'E' a NemotronHMoEDecoderLayer, each with its `norm`,
+     * anything else NotImplementedError - the first with enorm, hnorm and eh_proj (a
+     * ColumnParallelLinear(2h, h, gather_output=True) under the model's quant_config), the last
+     * with final_layernorm; the embedding and head are the target's. Described when the step has
+     * one attention layer, the one KV layer the draft adds a step. */
+    const uint64_t mtp = rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0);
+    uint8_t mtp_kinds[16];
+    size_t mtp_len = mtp > 0 ? nemotron_mtp_kinds(r, mtp_kinds, sizeof(mtp_kinds)) : 0;
+    size_t mtp_attention = 0;
+    for (size_t i = 0; i < mtp_len; i++) {
+        mtp_attention += mtp_kinds[i] == NH_ATTENTION;
+        if (mtp_kinds[i] != NH_ATTENTION && mtp_kinds[i] != NH_MOE)
+            mtp_len = 0;
+    }
+    if (mtp_attention != 1)
+        mtp_len = 0;
+    struct nh_moe moe = {0, 0, 0, 0, 0};
+    if (present[NH_MOE] || mtp_len > 1) {
+        moe.experts = rd_dim(r, NAMES("n_routed_experts", "num_local_experts"), false, 8);
+        moe.top_k = rd_dim(r, NAMES("num_experts_per_tok"), false, 2);
+        moe.width = rd_dim(r, NAMES("moe_intermediate_size"), false, 7688);
+        moe.shared = rd_dim(r, NAMES("moe_shared_expert_intermediate_size"), false, 7688);
+        moe.latent = rd_dim(r, NAMES("moe_latent_size"), false, 0);
     }
     if (!r->ok)
         return;
@@ -549,41 +648,9 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
         case NH_MLP:
             gs_build_mlp(a, b, width, false, mlp_bias, &mlp_names);
             break;
-        case NH_MOE: {
-            const uint64_t in = latent ? latent : h;
-            const unsigned f = GS_MOD_QUANT | GS_MOD_EXPERT;
-            /* NemotronHTopkRouter holds its weight as a bare parameter and scores in fp32, in
-             * transformers' code (a DeepseekV3TopkRouter: self.weight = nn.Parameter(...),
-             * F.linear(hidden_states.type(torch.float32), self.weight.type(torch.float32))) and
-             * in the checkpoints' remote modeling_nemotron_h.py alike: no LoRA target adapts it */
-            blk->mlp = (struct gs_mlp){.kind = GS_MLP_MOE,
-                                       .gated = false,
-                                       .width = moe_width,
-                                       .experts = experts,
-                                       .top_k = top_k,
-                                       .shared_width = shared,
-                                       .router_fp32 = true,
-                                       .router_parameter = true};
-            gs_block_module(a, b, "gate", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_EXPERTS, 0, h,
-                            experts, 1);
-            if (latent) {
-                const unsigned lf = GS_MOD_QUANT | (mlp_bias ? GS_MOD_BIAS : 0);
-                gs_block_module(a, b, "fc1_latent_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
-                                GS_PART_EXPERTS, lf, h, latent, 1);
-                gs_block_module(a, b, "fc2_latent_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
-                                GS_PART_EXPERTS, lf, latent, h, 1);
-            }
-            gs_block_module(a, b, "experts.up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
-                            GS_PART_EXPERTS, f, in, moe_width, experts);
-            gs_block_module(a, b, "experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW,
-                            GS_PART_EXPERTS, f, moe_width, in, experts);
-            const unsigned sf = GS_MOD_QUANT | (mlp_bias ? GS_MOD_BIAS : 0);
-            gs_block_module(a, b, "shared_experts.up_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN,
-                            GS_PART_MLP, sf, h, shared, 1);
-            gs_block_module(a, b, "shared_experts.down_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW,
-                            GS_PART_MLP, sf, shared, h, 1);
+        case NH_MOE:
+            nemotron_moe(a, b, &moe, mlp_bias);
             break;
-        }
         default:
             break;
         }
@@ -594,6 +661,21 @@ static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
         gs_arch_set_layer(a, l, block[kinds[l]]);
     hybrid_embeddings(a, "embeddings");
     norm(a, GS_BLOCKS_MAX, "norm_f");
+    if (mtp_len > 0) {
+        const size_t b = gs_arch_new_block(a);
+        attention(a, b, heads, kv_heads, head_dim, attn_bias, false);
+        for (size_t i = 0; i < mtp_len; i++) {
+            if (mtp_kinds[i] == NH_MOE)
+                nemotron_moe(a, b, &moe, mlp_bias);
+            norm(a, b, "norm");
+        }
+        norm(a, b, "enorm");
+        norm(a, b, "hnorm");
+        norm(a, b, "final_layernorm");
+        gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
+                        GS_MOD_QUANT, 2 * h, h, 1);
+        gs_arch_tower(a, "mtp", b, GS_PART_MTP, mtp, false);
+    }
 }
 
 /* FalconH1ForCausalLM (modular_falcon_h1.py, configuration_falcon_h1.py):

@@ -2116,6 +2116,49 @@ static void test_speculative_mtp_hybrid(void **state)
     assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
 }
 
+/* vLLM's and SGLang's mtp on a Mamba-2 hybrid: Nemotron 3 Super (nemotron_h_mtp.py
+ * NemotronHMultiTokenPredictor, one step of mtp_hybrid_override_pattern "*E": an attention layer
+ * with enorm, hnorm and eh_proj, then a MoE layer with final_layernorm; PR #33726), in bf16 at
+ * TP 2 on H200s, 32,768 tokens, vLLM 0.21. The MTP step on a rank: q and o 4,096 x 2,048 each,
+ * k and v 4,096 x 128 each (2 KV heads of 128 split), the router 4,096 x 512 and the latent
+ * projections 2 x 4,096 x 1,024 whole, 512 experts' up and down 1,024 x 1,344 each, the shared
+ * expert's 4,096 x 2,688 each, eh_proj 2,048 x 8,192 (a ColumnParallelLinear), five norms of
+ * 4,096: 1,476,415,488 parameters, 2,952,830,976 bytes. The attention layer joins the model's 8
+ * (9), and each of the 40 Mamba-2 layers' convolution window keeps 3 + k rows
+ * (mamba2_state_shape's num_spec): conv (8,192 + 2 x 8 x 128) / 2 x 6 x 2 = 61,440 beside the
+ * fp32 SSM state 64 x 64 x 128 x 4 = 2,097,152: 2,158,592 a layer at k = 3, where it was
+ * 2,127,872. The page: 16 x ceil(2,158,592 / (16 x 512)) = 4,224 tokens (4,160 without), and
+ * each sequence 1 + k state blocks in each of its state groups. SGLang's NEXTN loads the same
+ * bytes, and its own embedding and head until it takes the target's: 2 x 131,072 x 4,096 / 2 x 2
+ * = 1,073,741,824. */
+static void test_speculative_mtp_nemotron_h(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("nemotron_h/nvidia__NVIDIA-Nemotron-3-Super-120B-A12B-FP8.json");
+    const struct gs_model_spec m = fixture_spec(&a);
+    struct gs_workload w = fixture_vllm_workload(1, 32768, 2, 150754820096ULL);
+    w.serving.engine.version = 2100;
+    static struct gs_estimate plain, e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+    assert_int_equal(plain.serving.kv.full_layers, 8);
+    assert_int_equal(plain.serving.kv.state_bytes_per_sequence, 40ULL * 2127872);
+    assert_int_equal(plain.serving.block_size, 4160);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    w.serving.engine.spec_tokens = 3;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 2952830976ULL);
+    assert_int_equal(e.serving.kv.full_layers, 9);
+    assert_int_equal(e.serving.kv.state_bytes_per_sequence, 40ULL * 2158592);
+    assert_int_equal(e.serving.block_size, 4224);
+    assert_int_equal(e.serving.pages.state_blocks, 4);
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    w.serving.engine.version = 0;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 2952830976ULL);
+    assert_int_equal(e.serving.budget.draft_transient_bytes, 1073741824ULL);
+}
+
 /* vLLM from 0.19 (PR #38270) fails a hybrid at startup when max_num_seqs is above the pool's
  * blocks ("max_num_seqs (1024) exceeds available Mamba cache blocks (B)"): Qwen3.5-27B on one
  * 80 GB H100 at 32,768 tokens holds a few hundred blocks, under the default 1,024 of a 70 GiB+
@@ -2270,6 +2313,7 @@ int main(void)
         cmocka_unit_test(test_trtllm_speculative),
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
+        cmocka_unit_test(test_speculative_mtp_nemotron_h),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),
         cmocka_unit_test(test_vllm_cpu_offload),
         cmocka_unit_test(test_memory_in_use),

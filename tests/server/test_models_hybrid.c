@@ -17,6 +17,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
+#include "gs/weights.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -295,7 +296,61 @@ static void test_nemotron_h_moe(void **state)
 
     fixture_assert_reader_error("{" NEMOTRON_SMALL ", \"hybrid_override_pattern\": \"M*X\"}",
                                 "/hybrid_override_pattern");
+
+    /* The MTP step (nemotron_h_mtp.py): "*E" an attention layer (196,608) and a MoE (460,800),
+     * each with its norm, enorm, hnorm and final_layernorm (5 x 256), eh_proj 512 x 256 =
+     * 131,072: 789,760, outside the total (transformers skips mtp.*); the same from
+     * mtp_layers_block_type or, with num_nextn_predict_layers alone, transformers' default
+     * ["attention", "moe"]; two steps twice that; "*" alone 196,608 + 4 x 256 + 131,072 =
+     * 328,704. A step of two attention layers, or with a kind vLLM does not build ('-', 'M'),
+     * is not described. */
+    static const struct {
+        const char *mtp;
+        uint64_t params;
+    } steps[] = {
+        {", \"num_nextn_predict_layers\": 1, \"mtp_hybrid_override_pattern\": \"*E\"", 789760},
+        {", \"num_nextn_predict_layers\": 1, \"mtp_layers_block_type\": [\"attention\", \"moe\"]",
+         789760},
+        {", \"num_nextn_predict_layers\": 1", 789760},
+        {", \"num_nextn_predict_layers\": 2, \"mtp_hybrid_override_pattern\": \"*E\"", 1579520},
+        {", \"num_nextn_predict_layers\": 1, \"mtp_hybrid_override_pattern\": \"*\"", 328704},
+        {", \"num_nextn_predict_layers\": 1, \"mtp_hybrid_override_pattern\": \"*E*E\"", 0},
+        {", \"num_nextn_predict_layers\": 1, \"mtp_hybrid_override_pattern\": \"*-\"", 0},
+        {", \"num_nextn_predict_layers\": 1, \"mtp_layers_block_type\": [\"attention\", \"mamba\"]",
+         0},
+        {", \"mtp_hybrid_override_pattern\": \"*E\"", 0},
+    };
+    for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        a = fixture_arch("{" NEMOTRON_SMALL ", \"hybrid_override_pattern\": \"M*E-E\"%s}",
+                         steps[i].mtp);
+        c = fixture_count(&a);
+        assert_int_equal(c.total, 2110808ULL);
+        assert_int_equal(c.mtp, steps[i].params);
+        assert_int_equal(gs_weights_mtp_layers(&a), steps[i].params ? 1 + (i == 3) : 0);
+    }
 #undef NEMOTRON_SMALL
+}
+
+/* Nemotron 3 Super's and Ultra's MTP step, "*E" and ["attention", "moe"]. Super (h 4,096, 32
+ * heads and 2 KV heads of 128, 512 experts of 2,688 over a latent 1,024, a shared expert of
+ * 5,376): attention 2 x 4,096^2 + 2 x 4,096 x 256 = 35,651,584; the MoE's router 4,096 x 512,
+ * latent projections 2 x 4,096 x 1,024, experts 512 x 2 x 1,024 x 2,688, shared expert 2 x 4,096
+ * x 5,376: 2,873,098,240; five norms 20,480; eh_proj 8,192 x 4,096 = 33,554,432: 2,942,324,736
+ * (5.9 GB in bf16, the "5.5 GB" of BF16 MTP weights mlx-lm's PR #1161 extracted). Ultra (h 8,192,
+ * 64 heads, 2 KV heads, experts of 5,120 over 2,048, shared 10,240): 138,412,032 +
+ * 10,942,939,136 + 40,960 + 134,217,728 = 11,215,609,856. The totals keep the published counts. */
+static void test_nemotron_3_mtp(void **state)
+{
+    (void)state;
+    struct gs_arch a =
+        fixture_arch_file("nemotron_h/nvidia__NVIDIA-Nemotron-3-Super-120B-A12B-FP8.json");
+    struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 120668687360ULL);
+    assert_int_equal(c.mtp, 2942324736ULL);
+    a = fixture_arch_file("nemotron_h/nvidia__NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.json");
+    c = fixture_count(&a);
+    assert_int_equal(c.mtp, 11215609856ULL);
+    assert_int_equal(gs_weights_mtp_layers(&a), 1);
 }
 
 /* Falcon-H1: no published config.json was found (falcon_h1/README.md), so
@@ -838,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_jamba),
         cmocka_unit_test(test_nemotron_h),
         cmocka_unit_test(test_nemotron_h_moe),
+        cmocka_unit_test(test_nemotron_3_mtp),
         cmocka_unit_test(test_falcon_h1),
         cmocka_unit_test(test_granitemoehybrid),
         cmocka_unit_test(test_granitemoehybrid_tiny),

@@ -241,6 +241,8 @@ struct gs_recurrent {
                                             no ssm dtype) */
     bool delta_rule;                     /* a gated delta-rule mixer (Gated DeltaNet, Kimi Delta
                                             Attention) rather than a selective SSM (Mamba) */
+    bool mamba2;                         /* a Mamba-2 (SSD) mixer, whose state shape vLLM works out
+                                            in MambaStateShapeCalculator.mamba2_state_shape */
     uint8_t scan;                        /* enum gs_scan: whose code the training count follows */
     bool padded_unfused;                 /* a padded batch leaves the fused training path
                                             (Nemotron-H's input_not_masked) */

@@ -80,12 +80,12 @@ struct gs_kv_layout {
     uint64_t indexer_token_bytes; /* sparse-attention indexer keys per token (all layers) */
     uint64_t recurrent_layers;    /* Mamba / linear-attention layers on this GPU */
     uint64_t state_bytes_per_sequence; /* their fixed state, per sequence */
-    uint64_t conv_row_bytes;      /* one more row of every such layer's convolution window (vLLM
-                                     keeps kernel - 1 + num_speculative_tokens rows of a
-                                     delta-rule layer's under speculative decoding:
-                                     MambaStateShapeCalculator's num_spec) */
-    bool state_delta_rule;        /* every one of them a gated delta-rule mixer (GDN, KDA), none a
-                                     selective SSM */
+    uint64_t conv_row_bytes;     /* one more row of every such layer's convolution window (vLLM
+                                    keeps kernel - 1 + num_speculative_tokens rows of a
+                                    delta-rule or Mamba-2 layer's under speculative decoding:
+                                    MambaStateShapeCalculator's num_spec) */
+    bool state_rows_per_token;   /* every one of them a gated delta-rule mixer (GDN, KDA) or a
+                                    Mamba-2 one, none a Mamba-1 or short-convolution layer */
     uint64_t cross_token_bytes;  /* encoder-decoder: per encoder token, all decoder layers */
     uint64_t bytes_per_token;    /* K/V (or latent) of every attention layer on this GPU, windowed
                                     ones included, as if every layer held every token */
