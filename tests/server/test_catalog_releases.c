@@ -162,6 +162,12 @@ static const struct release RELEASES[] = {
     {"qwen3-30b-a3b-nvfp4", "qwen3-30b-a3b", "nvfp4"},
     {"qwen3-32b-nvfp4", "qwen3-32b", "nvfp4"},
     {"qwen3-coder-30b-a3b-instruct", "qwen3-30b-a3b", "bf16"},
+    /* 0033: ModelOpt MIXED_PRECISION, FP8 token mixers beside NVFP4 MLPs and head; the format
+     * named is the narrowest part's */
+    {"qwen3.6-27b-nvfp4", "qwen3.6-27b", "nvfp4"},
+    {"qwen3.6-35b-a3b-nvfp4", "qwen3.6-35b-a3b", "nvfp4"},
+    {"nemotron-3.5-lightning-30b-a3b", "nemotron-3-nano-30b-a3b", "bf16"},
+    {"nemotron-3.5-lightning-30b-a3b-nvfp4", "nemotron-3.5-lightning-30b-a3b", "nvfp4"},
 };
 
 /* Every row: in the catalog with an alias, counted to its parameters from its

@@ -331,9 +331,9 @@ static void test_nemotron_h_moe(void **state)
 #undef NEMOTRON_SMALL
 }
 
-/* Nemotron 3 Super's and Ultra's MTP step, "*E" and ["attention", "moe"]. Super (h 4,096, 32
- * heads and 2 KV heads of 128, 512 experts of 2,688 over a latent 1,024, a shared expert of
- * 5,376): attention 2 x 4,096^2 + 2 x 4,096 x 256 = 35,651,584; the MoE's router 4,096 x 512,
+/* Nemotron 3 Super's, Ultra's and 3.5 Lightning's MTP step, "*E" and ["attention", "moe"]. Super (h
+ * 4,096, 32 heads and 2 KV heads of 128, 512 experts of 2,688 over a latent 1,024, a shared expert
+ * of 5,376): attention 2 x 4,096^2 + 2 x 4,096 x 256 = 35,651,584; the MoE's router 4,096 x 512,
  * latent projections 2 x 4,096 x 1,024, experts 512 x 2 x 1,024 x 2,688, shared expert 2 x 4,096
  * x 5,376: 2,873,098,240; five norms 20,480; eh_proj 8,192 x 4,096 = 33,554,432: 2,942,324,736
  * (5.9 GB in bf16, the "5.5 GB" of BF16 MTP weights mlx-lm's PR #1161 extracted). Ultra (h 8,192,
@@ -351,6 +351,12 @@ static void test_nemotron_3_mtp(void **state)
     c = fixture_count(&a);
     assert_int_equal(c.mtp, 11215609856ULL);
     assert_int_equal(gs_weights_mtp_layers(&a), 1);
+    /* Nemotron 3.5 Lightning: Nano's layers (nemotron_h/README.md) and an MTP step of Nano's
+     * widths, 23,396,352 + 1,297,465,344 + 5 x 2,688 + 5,376 x 2,688 = 1,335,325,824 */
+    a = fixture_arch_file("nemotron_h/nvidia__NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4.json");
+    c = fixture_count(&a);
+    assert_int_equal(c.total, 31577937344ULL);
+    assert_int_equal(c.mtp, 1335325824ULL);
 }
 
 /* Falcon-H1: no published config.json was found (falcon_h1/README.md), so
