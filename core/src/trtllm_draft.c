@@ -53,7 +53,9 @@ enum gs_status gs_trtllm_spec_for(const struct gs_arch *target, const struct gs_
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
                             "TensorRT-LLM keeps a hybrid's intermediate recurrent states for "
                             "every draft token of every max_batch_size slot "
-                            "(mamba_cache_manager.py), which gpusizer does not size");
+                            "(mamba_cache_manager.py; from 1.3 allocated after the KV cache "
+                            "pool, outside its budget), which gpusizer does not size; vLLM's and "
+                            "SGLang's mtp on a hybrid are sized");
     const uint64_t n = gs_weights_mtp_layers(target);
     if (method == GS_SPEC_MTP) {
         if (draft != NULL)
