@@ -222,6 +222,7 @@ struct weigh {
     uint64_t bad_in;
     uint16_t unquantized;   /* 1 << enum gs_part: parts the checkpoint's scheme leaves unquantized */
     const char *unquantized_modules; /* attention modules it names (struct gs_checkpoint) */
+    uint8_t unquantized_mtp_layers;  /* the MTP layers it keeps whole (struct gs_checkpoint) */
     uint16_t mixed;                  /* parts a mixed-precision checkpoint stores in a format of
                                         their own (struct gs_checkpoint.mixed_parts) */
     const uint8_t *part_format;      /* their formats */
@@ -242,6 +243,7 @@ static struct weigh weigh_for(const struct gs_arch *a, const struct gs_weights_r
                           0,
                           own ? c->unquantized_parts : 0,
                           own ? c->unquantized_modules : "",
+                          own ? c->unquantized_mtp_layers : 0,
                           own ? c->mixed_parts : 0,
                           c->part_format};
 }
@@ -770,9 +772,7 @@ enum gs_status gs_weights_mtp_bytes(const struct gs_arch *a, const struct gs_wei
     struct weigh w = weigh_for(a, r);
     /* served as stored, the layers the checkpoint's ignore list keeps whole stay at its dtype
      * (ModelOpt's is_layer_excluded gives them the unquantized method) */
-    const bool own =
-        a->checkpoint.quantized && (enum gs_weight_format)a->checkpoint.format == r->format;
-    const uint8_t kept = own ? a->checkpoint.unquantized_mtp_layers : 0;
+    const uint8_t kept = w.unquantized_mtp_layers;
     uint64_t sum = 0, index = 0; /* the first layer of each tower among all MTP layers */
     for (size_t i = 0; i < a->tower_count; i++) {
         const struct gs_tower *tw = &a->towers[i];

@@ -521,8 +521,9 @@ static size_t nemotron_mtp_kinds(struct model_reader *r, uint8_t *kinds, size_t 
  * the hidden width, and one non-gated shared expert of
  * moe_shared_expert_intermediate_size (nemotron_moe). The MTP layers
  * (num_nextn_predict_layers), which transformers skips (`mtp.*` ignored on
- * load), are the mtp tower an engine's MTP draft loads. vLLM keeps the ssm state in fp32 unless
- * the config's mamba_ssm_cache_dtype names another type. */
+ * load), are the mtp tower an engine's MTP draft loads. vLLM keeps the ssm
+ * state in fp32 unless the config's mamba_ssm_cache_dtype names another
+ * type. */
 static void read_nemotron_h(struct model_reader *r, struct gs_arch *a)
 {
     hybrid_start(r, a, false);

@@ -489,6 +489,18 @@ static void test_nemotron_h_excluded_attention(void **state)
                                                    "v_proj, o_proj in 16-bit"));
 }
 
+/* Qwen3.5-397B-A17B with an NVFP4 exclude list of lm_head and `more` (", entry, ..."). */
+static struct gs_arch qwen397_excluding(const char *more)
+{
+    char q[256];
+    snprintf(q, sizeof(q),
+             "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", "
+             "\"exclude_modules\": [\"lm_head\"%s]}",
+             more);
+    return fixture_arch_file_set("qwen3_5_moe/Qwen__Qwen3.5-397B-A17B.json", "quantization_config",
+                                 q);
+}
+
 /* The MTP layers an ignore list keeps whole: NVIDIA's NVFP4 releases of Qwen3.5 exclude
  * "mtp.layers.0*" (Qwen3.5-397B-A17B-NVFP4) or "mtp*" (Qwen3.5-122B-A10B-NVFP4, Nemotron 3.5),
  * which vLLM's ModelOpt is_layer_excluded matches against the drafter's prefixes, so the MTP
@@ -506,21 +518,16 @@ static void test_nemotron_h_excluded_attention(void **state)
 static void test_mtp_layers_excluded(void **state)
 {
     (void)state;
-    static const char file[] = "qwen3_5_moe/Qwen__Qwen3.5-397B-A17B.json";
-    static const char *const entries[] = {"\"mtp.layers.0*\"", "\"mtp*\"", "\"re:^mtp.*\"",
-                                          "\"language_model.mtp.*\"", "\"mtp.layers.*\""};
+    static const char *const entries[] = {", \"mtp.layers.0*\"", ", \"mtp*\"", ", \"re:^mtp.*\"",
+                                          ", \"language_model.mtp.*\"", ", \"mtp.layers.*\""};
+    static const char *const none[] = {"", ", \"mtp.layers.0.mlp.experts\"", ", \"mtp.layers.1*\""};
     const struct gs_weights_request nv = {.format = GS_WF_NVFP4, .tensor = 8, .pipeline = 1};
     const struct gs_weights_request fp8 = {.format = GS_WF_FP8, .tensor = 8, .pipeline = 1};
     uint64_t bytes = 0, asked_fp8 = 0, plain_fp8 = 0;
     struct gs_error err;
     gs_error_init(&err);
-    char q[256];
     for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
-        snprintf(q, sizeof(q),
-                 "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", "
-                 "\"exclude_modules\": [\"lm_head\", %s]}",
-                 entries[i]);
-        const struct gs_arch a = fixture_arch_file_set(file, "quantization_config", q);
+        const struct gs_arch a = qwen397_excluding(entries[i]);
         assert_int_equal(a.checkpoint.unquantized_mtp_layers, i == 0 ? 1 : UINT8_MAX);
         assert_int_equal(gs_weights_mtp_bytes(&a, &nv, false, &bytes, &err), GS_OK);
         assert_int_equal(bytes, 1655751680ULL);
@@ -531,13 +538,8 @@ static void test_mtp_layers_excluded(void **state)
     assert_int_equal(nvfp4(4096, 128), 294920);
     assert_int_equal(nvfp4(128, 4096), 294920);
     assert_int_equal(nvfp4(4096, 2048), 4718600);
-    static const char *const none[] = {"", ", \"mtp.layers.0.mlp.experts\"", ", \"mtp.layers.1*\""};
     for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
-        snprintf(q, sizeof(q),
-                 "{\"quant_method\": \"modelopt\", \"quant_algo\": \"NVFP4\", "
-                 "\"exclude_modules\": [\"lm_head\"%s]}",
-                 none[i]);
-        const struct gs_arch a = fixture_arch_file_set(file, "quantization_config", q);
+        const struct gs_arch a = qwen397_excluding(none[i]);
         assert_int_equal(gs_weights_mtp_bytes(&a, &nv, false, &bytes, &err), GS_OK);
         assert_int_equal(bytes, 474772536ULL);
         assert_int_equal(gs_weights_mtp_bytes(&a, &fp8, false, &plain_fp8, &err), GS_OK);
