@@ -185,19 +185,6 @@ static void trtllm_pages(const struct gs_inference_input *in, struct gs_inferenc
     gs_engine_state_bytes(in, &dtypes, &out->kv);
 }
 
-/* A hybrid's recurrent states for max_batch_size sequences, whatever the batch:
- *  - 1.0-1.2: MambaCacheManager's conv_states [layers, max_batch_size, conv_dim / tp, d_conv - 1]
- *    and ssm_states [layers, max_batch_size, heads / tp, head_dim, d_state], allocated when the
- *    estimation's managers are built, before the profile, and again before the pool; the peak
- *    holds them and only the estimation cache is added back (_cal_max_memory), so the budget
- *    is the fraction of what is left after them: the fraction x their bytes less than without;
- *  - 1.3: blocks of the KV pool for max_batch_size x pp sequences and one CUDA-graph padding
- *    slot, a fixed cost the token count leaves out: tokens = (budget - intercept) // bytes a
- *    token (_util.py CacheCost.tokens_for_budget; _estimate_mamba_hybrid_cache_cost with
- *    num_reserved_dummy_slots 1; periodic snapshots off by default, so no cost a token).
- * The sequences at once are max_batch_size. Where the states keep the batch out and the request
- * leaves max_batch_size to the default, seqs_bound is the most sequences of this context the
- * budget holds with their states (the change lower_max_num_seqs). */
 /* The model classes whose TensorRT-LLM model defaults resolve use_kv_cache_manager_v2 "auto" to
  * MambaHybridCacheManagerV2 in the 1.3 release candidates: Nemotron-H's text models (PR #17049,
  * July 2026), Qwen3-Next and Qwen3.5 (PR #16768, August 2026); the VL wrappers follow only in
@@ -235,7 +222,7 @@ static bool v2_split(uint64_t quota, uint64_t batch, uint64_t pp, uint64_t slot,
  * at its default and the batch is not held, the most sequences of this context a lower one holds:
  * the largest b whose pools start and leave the attention pool b sequences. `one` is the
  * attention cache's layout, `each` one sequence of the context in it. */
-static bool trtllm_v2_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
+static void trtllm_v2_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                            const struct gs_kv_layout *one, uint64_t each, uint64_t available,
                            uint64_t *attention)
 {
@@ -284,9 +271,22 @@ static bool trtllm_v2_pool(const struct gs_inference_input *in, struct gs_infere
             "TensorRT-LLM's V2 hybrid cache manager splits the KV budget between the recurrent "
             "states and the attention cache by a typical request of half max_seq_len, and the "
             "attention share holds no sequence of this context; lower max_batch_size";
-    return true;
 }
 
+/* A hybrid's recurrent states for max_batch_size sequences, whatever the batch:
+ *  - 1.0-1.2: MambaCacheManager's conv_states [layers, max_batch_size, conv_dim / tp, d_conv - 1]
+ *    and ssm_states [layers, max_batch_size, heads / tp, head_dim, d_state], allocated when the
+ *    estimation's managers are built, before the profile, and again before the pool; the peak
+ *    holds them and only the estimation cache is added back (_cal_max_memory), so the budget
+ *    is the fraction of what is left after them: the fraction x their bytes less than without;
+ *  - 1.3: blocks of the KV pool for max_batch_size x pp sequences and one CUDA-graph padding
+ *    slot, a fixed cost the token count leaves out: tokens = (budget - intercept) // bytes a
+ *    token (_util.py CacheCost.tokens_for_budget; _estimate_mamba_hybrid_cache_cost with
+ *    num_reserved_dummy_slots 1; periodic snapshots off by default, so no cost a token);
+ *    for the classes whose defaults pick MambaHybridCacheManagerV2, its split (trtllm_v2_pool).
+ * The sequences at once are max_batch_size. Where the states keep the batch out and the request
+ * leaves max_batch_size to the default, seqs_bound is the most sequences of this context the
+ * budget holds with their states (the change lower_max_num_seqs). */
 static bool trtllm_state_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                               uint64_t available, uint64_t *attention)
 {
@@ -306,8 +306,10 @@ static bool trtllm_state_pool(const struct gs_inference_input *in, struct gs_inf
     one.state_bytes_per_sequence = 0;
     const uint64_t each = gs_kv_sequence_bytes(&one, in->context_length, 0, out->block_size,
                                                out->max_num_batched_tokens, &ovf);
-    if (in_pool && rel->states_v2 && gs_arch_class_in(in->arch, v2_classes))
-        return trtllm_v2_pool(in, out, &one, each, available, attention);
+    if (in_pool && rel->states_v2 && gs_arch_class_in(in->arch, v2_classes)) {
+        trtllm_v2_pool(in, out, &one, each, available, attention);
+        return true;
+    }
     out->state_slots = in_pool ? gs_add(gs_mul(batch, pp, &ovf), 1, &ovf) : batch;
     out->state_pool_bytes = gs_mul(out->state_slots, slot, &ovf);
     out->state_seqs = batch;

@@ -457,7 +457,8 @@ struct gs_checkpoint {
                                      before and after each ("," "kv_b_proj" "," "q_a_proj" ",") */
     uint8_t unquantized_mtp_layers; /* the MTP layers the list keeps whole at the checkpoint
                                        dtype ("mtp*": NVIDIA's NVFP4 releases of Qwen3.5 and
-                                       Nemotron 3.5): bit i layer i, UINT8_MAX every layer */
+                                       Nemotron 3.5): bit i layer i (0-7; a later layer named
+                                       alone is not kept), UINT8_MAX every layer */
     char detail[256];        /* what the config says, for the assumption; also set (with
                                 quantized false) for a quantization_config gpusizer cannot size */
     /* A mixed-precision checkpoint (ModelOpt MIXED_PRECISION's quantized_layers: Qwen3.6's
