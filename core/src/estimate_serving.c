@@ -619,8 +619,8 @@ static enum gs_status trtllm_draft_weights(const struct gs_model_spec *m,
                 : "TensorRT-LLM MTP: the MTP layers MTPForCausalLM builds (MTP-Eagle the "
                   "checkpoint's one; vanilla MTP as many as draft tokens before 1.3, the "
                   "checkpoint's from 1.3), each a decoder layer split like the target's with "
-                  "eh_proj (2 x hidden to hidden, 16-bit) split by rows; embedding and head are "
-                  "the target's",
+                  "eh_proj (2 x hidden to hidden, 16-bit) split by rows - Nemotron-H's whole step "
+                  "16-bit, built without the quant config; embedding and head are the target's",
             mode == GS_TRTLLM_EAGLE3
                 ? "tensorrt_llm/_torch/models/modeling_speculative.py Eagle3DraftModel, "
                   "Eagle3ForCausalLM"
@@ -628,7 +628,7 @@ static enum gs_status trtllm_draft_weights(const struct gs_model_spec *m,
                 ? "tensorrt_llm/_torch/pyexecutor/py_executor_creator.py (draft "
                   "PyTorchModelEngine)"
                 : "tensorrt_llm/_torch/models/modeling_speculative.py MTPForCausalLM; "
-                  "modeling_deepseekv3.py DeepseekV3MTP");
+                  "modeling_deepseekv3.py DeepseekV3MTP; modeling_nemotron_h.py NemotronHMTP");
     assume_value(e, "speculative_max_draft_len", d.spec.draft_tokens,
                  "TensorRT-LLM's max_draft_len: the request's num_speculative_tokens (MTP's "
                  "num_nextn_predict_layers before 1.3); for MTP without it 1, or from 1.3 a "
@@ -1195,16 +1195,16 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     bool ovf = false;
     e->per_gpu.kv_cache_bytes = r->kv_needed_bytes;
     e->per_gpu.activations_bytes = r->budget.activation_bytes;
-    e->per_gpu.overhead_bytes =
-        gs_add(gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
-               gs_add(gs_add(gs_add(gs_add(gs_add(r->budget.rope_cache_bytes,
-                                                  r->budget.model_buffer_bytes, &ovf),
-                                           r->spec_buffer_bytes, &ovf),
-                                    r->budget.kv_slot_bytes, &ovf),
-                             r->budget.layout_bytes, &ovf),
-                      /* vLLM 0.6.4 counts the rounding in its non-torch term */
-                      ops->slack_in_non_torch ? 0 : r->budget.segment_slack_bytes, &ovf),
-               &ovf);
+    e->per_gpu.overhead_bytes = gs_add(
+        gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
+        gs_add(gs_add(gs_add(gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.model_buffer_bytes,
+                                           &ovf),
+                                    gs_add(r->spec_buffer_bytes, r->spec_state_bytes, &ovf), &ovf),
+                             r->budget.kv_slot_bytes, &ovf),
+                      r->budget.layout_bytes, &ovf),
+               /* vLLM 0.6.4 counts the rounding in its non-torch term */
+               ops->slack_in_non_torch ? 0 : r->budget.segment_slack_bytes, &ovf),
+        &ovf);
     explain_serving(w, ops, e);
     if (m->has_arch && p > 1) {
         e->stage_layers = m->arch.num_hidden_layers;

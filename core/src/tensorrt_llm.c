@@ -218,40 +218,140 @@ static bool v2_split(uint64_t quota, uint64_t batch, uint64_t pp, uint64_t slot,
     return quota >= gs_add(states, block, ovf);
 }
 
-/* The V2 manager's pools for the request (v2_split), and, where the request leaves max_batch_size
+bool gs_trtllm_states_v2(const struct gs_arch *target, uint32_t version)
+{
+    const struct trtllm_release *rel = release_for(version);
+    return rel->states == STATES_IN_POOL && rel->states_v2 && gs_arch_class_in(target, v2_classes);
+}
+
+/* The target's speculative state buffers at max_batch_size `batch` and `slots` state slots
+ * (gs_trtllm_spec_states): the replay strategy from SM 8.0 (an unnamed GPU is taken as one), the
+ * SSM states in the dtype trtllm_pages gives them; 0 where the request runs no draft on a V2
+ * hybrid. */
+static uint64_t spec_states(const struct gs_inference_input *in, uint64_t batch, uint64_t slots,
+                            bool *ovf)
+{
+    struct gs_trtllm_spec s;
+    if (!gs_trtllm_states_v2(in->arch, in->engine.version) || !spec_of(in, &s))
+        return 0;
+    const bool replay = !gs_hw_nvidia_before((enum gs_hw)in->gpu.hw, GS_HW_AMPERE);
+    return gs_trtllm_spec_states(&s, in->arch, in->tensor, in->model_bytes ? in->model_bytes : 2,
+                                 in->engine.mamba_ssm_bytes, replay, batch, slots, ovf);
+}
+
+/* A V2 layout's figures: pipeline stages, one sequence's states, the target's attention cache
+ * (a request of the typical length, one block, bytes a token) and the separate draft pool's
+ * bytes a token (0: no draft pool). */
+struct v2_shape {
+    uint64_t pp, slot, typical, block, block_size, target_token, draft_token;
+};
+
+/* The pools of max_batch_size `batch` from `quota`. With a one-model draft in a manager of its
+ * own (1.3's MTP-Eagle: _should_create_separate_draft_kv_cache; the draft's manager keeps one
+ * attention layer and no states), _split_kv_cache_budget_for_draft first gives the draft
+ * (quota - I_t) x s_d / (s_t + s_d), I_t the target's fixed cost (max_batch_size x pp + 1) x the
+ * states (_estimate_mamba_hybrid_cache_cost), s_t and s_d the target's and the draft's attention
+ * bytes a token (_compute_draft_budget_shares), refusing a quota at or under I_t ("KV cache GPU
+ * budget ... is insufficient after the combined fixed cost"); the target's V2 manager splits the
+ * rest (v2_split), its typical step its own layers' alone. A sequence takes as many blocks in
+ * each pool, so *attention is the blocks both hold at target + draft bytes a block. *slots gets
+ * the state slots, *draft the draft's share; false where the engine refuses to start. */
+static bool v2_pools(const struct v2_shape *v, uint64_t quota, uint64_t batch, uint64_t *slots,
+                     uint64_t *attention, uint64_t *draft, bool *ovf)
+{
+    const uint64_t m = gs_add(gs_mul(batch, v->pp, ovf), 1, ovf);
+    const uint64_t fixed = gs_mul(m, v->slot, ovf);
+    uint64_t target = quota;
+    *draft = 0;
+    *slots = m;
+    *attention = 0;
+    if (v->draft_token) {
+        if (quota <= fixed)
+            return false;
+        *draft = gs_mul(quota - fixed, v->draft_token, ovf) / (v->target_token + v->draft_token);
+        target = quota - *draft;
+    }
+    const bool starts = v2_split(target, batch, v->pp, v->slot, v->typical, v->block, slots, ovf);
+    const uint64_t states = gs_mul(*slots, v->slot, ovf);
+    const uint64_t left = starts && target > states ? target - states : 0;
+    if (!v->draft_token) {
+        *attention = left;
+        return starts;
+    }
+    const uint64_t tb = gs_mul(v->block_size, v->target_token, ovf);
+    const uint64_t db = gs_mul(v->block_size, v->draft_token, ovf);
+    const uint64_t blocks = tb && left / tb < *draft / db ? left / tb : *draft / db;
+    *attention = gs_mul(blocks, gs_add(tb, db, ovf), ovf);
+    return starts && *draft >= db; /* the draft's manager needs one attention page */
+}
+
+/* The V2 manager's pools for the request (v2_pools), and, where the request leaves max_batch_size
  * at its default and the batch is not held, the most sequences of this context a lower one holds:
- * the largest b whose pools start and leave the attention pool b sequences. `one` is the
- * attention cache's layout, `each` one sequence of the context in it. */
+ * the largest b whose pools start and leave the attention pools b sequences (its quota the
+ * larger by the fraction of the speculative state buffers it does not bind). `one` is the
+ * attention cache's layout (a separate draft pool's layers in it), `each` one sequence of the
+ * context in it. */
 static void trtllm_v2_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                            const struct gs_kv_layout *one, uint64_t each, uint64_t available,
                            uint64_t *attention)
 {
     bool ovf = false;
-    const uint64_t slot = out->kv.state_bytes_per_sequence;
-    const uint64_t pp = in->pipeline ? in->pipeline : 1;
+    struct v2_shape v = {in->pipeline ? in->pipeline : 1,
+                         out->kv.state_bytes_per_sequence,
+                         0,
+                         0,
+                         out->block_size,
+                         gs_add(one->bytes_per_token, one->indexer_token_bytes, &ovf),
+                         0};
+    /* the draft's layers (inference.c added them to the full-attention ones) in a pool of their
+     * own: the target's typical step leaves them out */
+    struct gs_kv_layout target = *one;
+    if (in->draft_layers && one->full_layers > in->draft_layers) {
+        v.draft_token = in->draft_token_bytes ? in->draft_token_bytes
+                                              : gs_mul(one->full_token_bytes / one->full_layers,
+                                                       in->draft_layers, &ovf);
+        if (v.draft_token >= v.target_token)
+            v.draft_token = 0;
+        v.target_token -= v.draft_token;
+        target.full_layers -= in->draft_layers;
+        target.full_token_bytes -= v.draft_token;
+        target.bytes_per_token -= v.draft_token;
+    }
     const uint64_t batch = out->max_num_seqs ? out->max_num_seqs : 1;
-    const uint64_t bs = out->block_size, tokens = out->max_num_batched_tokens;
+    const uint64_t tokens = out->max_num_batched_tokens;
     const uint64_t cap = in->context_length / 2 ? in->context_length / 2 : 1;
-    const uint64_t typical = gs_kv_sequence_bytes(one, cap, 0, bs, tokens, &ovf);
-    const uint64_t block = gs_kv_sequence_bytes(one, 1, 0, bs, tokens, &ovf);
-    uint64_t slots = 0;
-    const bool starts = v2_split(available, batch, pp, slot, typical, block, &slots, &ovf);
+    v.typical = gs_kv_sequence_bytes(&target, cap, 0, v.block_size, tokens, &ovf);
+    v.block = gs_kv_sequence_bytes(&target, 1, 0, v.block_size, tokens, &ovf);
+    uint64_t slots = 0, draft = 0;
+    const bool starts = v2_pools(&v, available, batch, &slots, attention, &draft, &ovf);
     out->state_slots = slots;
-    out->state_pool_bytes = gs_mul(slots, slot, &ovf);
+    out->state_pool_bytes = gs_mul(slots, v.slot, &ovf);
     out->state_seqs = batch;
     out->state_split = true;
-    *attention =
-        starts && !ovf && available > out->state_pool_bytes ? available - out->state_pool_bytes : 0;
+    out->draft_pool_bytes = draft;
+    /* the final manager binds the speculative state buffers again at its own slot count: what
+     * it has past the estimation manager's comes out of the headroom the fraction leaves */
+    out->spec_state_bytes = spec_states(in, batch, slots, &ovf);
+    const uint64_t fraction = out->budget.fraction_permille ? out->budget.fraction_permille : 1000;
+    if (ovf)
+        *attention = 0;
     if (!in->engine.max_num_seqs && !ovf && (!starts || *attention / (each ? each : 1) < batch)) {
+        const uint64_t profiled = out->spec_state_profiled_bytes;
         uint64_t lo = 0, hi = batch;
         while (lo < hi) {
             const uint64_t b = lo + (hi - lo + 1) / 2;
-            uint64_t s = 0;
             bool o = false;
-            const bool starts_b = v2_split(available, b, pp, slot, typical, block, &s, &o);
-            const uint64_t states = gs_mul(s, slot, &o);
-            const bool held = starts_b && !o && states <= available &&
-                              available - states >= gs_mul(b, each, &o) && !o;
+            const uint64_t own = spec_states(in, b, gs_add(gs_mul(b, v.pp, &o), 1, &o), &o);
+            const uint64_t freed =
+                profiled > own ? gs_engine_permille_of(profiled - own, fraction, &o) : 0;
+            /* the budget may be negative at max_batch_size: the buffers it frees come first */
+            const uint64_t quota = out->budget.kv_bytes >= 0 ? gs_add(available, freed, &o)
+                                   : freed > (uint64_t)-out->budget.kv_bytes
+                                       ? freed - (uint64_t)-out->budget.kv_bytes
+                                       : 0;
+            uint64_t s = 0, room = 0, d = 0;
+            const bool held =
+                v2_pools(&v, quota, b, &s, &room, &d, &o) && room >= gs_mul(b, each, &o) && !o;
             if (held)
                 lo = b;
             else
@@ -262,10 +362,18 @@ static void trtllm_v2_pool(const struct gs_inference_input *in, struct gs_infere
     }
     if (!starts)
         out->state_binding =
-            "TensorRT-LLM's V2 hybrid cache manager keeps recurrent states for max_batch_size "
-            "sequences and one dummy request whatever the batch (max_num_seqs, 2048 by default), "
-            "and they are more than the KV budget (\"The V2 Mamba GPU cache quota is too small for "
-            "live recurrent states and attention pages\"); lower max_batch_size";
+            v.draft_token &&
+                    available <= gs_mul(gs_add(gs_mul(batch, v.pp, &ovf), 1, &ovf), v.slot, &ovf)
+                ? "TensorRT-LLM keeps recurrent states for max_batch_size sequences and one dummy "
+                  "request whatever the batch (max_num_seqs, 2048 by default), and they are more "
+                  "than the KV budget it splits with the speculative draft's pool (\"KV cache GPU "
+                  "budget ... is insufficient after the combined fixed cost\"); lower "
+                  "max_batch_size"
+                : "TensorRT-LLM's V2 hybrid cache manager keeps recurrent states for "
+                  "max_batch_size sequences and one dummy request whatever the batch "
+                  "(max_num_seqs, 2048 by default), and they are more than the KV budget (\"The "
+                  "V2 Mamba GPU cache quota is too small for live recurrent states and attention "
+                  "pages\"); lower max_batch_size";
     else if (*attention < each)
         out->state_binding =
             "TensorRT-LLM's V2 hybrid cache manager splits the KV budget between the recurrent "
@@ -306,7 +414,7 @@ static bool trtllm_state_pool(const struct gs_inference_input *in, struct gs_inf
     one.state_bytes_per_sequence = 0;
     const uint64_t each = gs_kv_sequence_bytes(&one, in->context_length, 0, out->block_size,
                                                out->max_num_batched_tokens, &ovf);
-    if (in_pool && rel->states_v2 && gs_arch_class_in(in->arch, v2_classes)) {
+    if (gs_trtllm_states_v2(in->arch, in->engine.version)) {
         trtllm_v2_pool(in, out, &one, each, available, attention);
         return true;
     }
@@ -390,6 +498,14 @@ static void trtllm_load(const struct gs_inference_input *in, const struct gs_eng
         *non_torch = gs_add(*non_torch, engine_path_buffers(in, out, ovf), ovf);
     /* the draft's hidden-state buffers (trtllm_defaults), in the profile's peak */
     out->budget.weights_bytes = gs_add(out->budget.weights_bytes, out->spec_buffer_bytes, ovf);
+    /* and the speculative state buffers the estimation manager binds after its pool: that small
+     * quota sits under the typical step of max_seq_len tokens (try_prepare_estimation sets
+     * avg_seq_len to it), so its state pool is at the floor of max_batch_size x pp + 1 slots */
+    const uint64_t batch = out->max_num_seqs ? out->max_num_seqs : 1;
+    out->spec_state_profiled_bytes = spec_states(
+        in, batch, gs_add(gs_mul(batch, in->pipeline ? in->pipeline : 1, ovf), 1, ovf), ovf);
+    out->budget.weights_bytes =
+        gs_add(out->budget.weights_bytes, out->spec_state_profiled_bytes, ovf);
 }
 
 /* 1.3's fp8 context-MLA reserve (PR #16399; the backend contract of PR #16432). The context
@@ -484,6 +600,13 @@ static const char *trtllm_refusal(const struct gs_inference_input *in,
     if (f == GS_WF_MXFP8 && gs_hw_nvidia_before(hw, GS_HW_BLACKWELL))
         return "TensorRT-LLM runs MXFP8 weights on Blackwell's tensor cores only (MX block "
                "scaling), with no weight-only fallback; serve an FP8 checkpoint on this GPU";
+    /* MambaHybridCacheManagerV2.__init__ under the replay strategy: "replay state update
+     * requires mamba_n_groups divisible by tp_size" */
+    if (spec_states(in, 1, 1, &(bool){false}) && !gs_hw_nvidia_before(hw, GS_HW_AMPERE) &&
+        !gs_trtllm_replay_splits(in->arch, in->tensor))
+        return "TensorRT-LLM's replay state update for speculative decoding on Mamba-2 layers "
+               "asserts that the tensor-parallel size divides mamba_n_groups "
+               "(MambaHybridCacheManagerV2); choose a tensor-parallel size that does";
     return NULL;
 }
 
@@ -529,6 +652,45 @@ static void trtllm_notes(const struct gs_engine_config *c, const struct gs_infer
                         "TensorRT-LLM: the recurrent states' bytes on each GPU (state_slots x one "
                         "sequence's states)",
                         "tensorrt_llm/_torch/pyexecutor/mamba_cache_manager.py");
+    }
+    if (r->draft_pool_bytes && n->assume_value)
+        n->assume_value(
+            n->ctx, "speculative_draft_pool_bytes", r->draft_pool_bytes,
+            "TensorRT-LLM 1.3 on a V2 hybrid: the one-model draft's own cache manager (its MTP "
+            "layer's attention, no states) takes (budget - the target's fixed state cost of "
+            "max_batch_size + 1 slots) x draft bytes a token / (target + draft bytes a token) "
+            "before the target splits the rest between its states and its attention; a sequence "
+            "takes as many blocks in both pools",
+            "tensorrt_llm/_torch/pyexecutor/_util.py _split_kv_cache_budget_for_draft, "
+            "_compute_draft_budget_shares, _create_one_model_draft_kv_cache_manager");
+    if (r->spec_state_bytes && n->assume_value)
+        n->assume_value(
+            n->ctx, "speculative_state_bytes", r->spec_state_bytes,
+            "TensorRT-LLM 1.3 on a V2 hybrid: the target's speculative state buffers, bound after "
+            "each cache pool outside its budget - intermediate conv windows for every "
+            "max_batch_size slot and draft step, and on Mamba-2 layers from SM 8.0 a replay "
+            "history (16 steps or k + 1) for every state slot, else intermediate SSM states for "
+            "every max_batch_size slot and draft step (Gated DeltaNet's by default); the "
+            "estimation pool's (max_batch_size + 1 slots) are in the profiled peak "
+            "(budget.weights_bytes), the final pool's, counted here and in overhead_bytes, are "
+            "bound again at state_slots",
+            "tensorrt_llm/_torch/modules/mamba/cache_manager.py "
+            "Mamba2ReplayStateUpdateStrategy.bind; kv_cache/mamba_cache_manager/"
+            "mamba_cache_manager_v2.py __init__; _torch/pyexecutor/_util.py "
+            "(TRTLLM_USE_MAMBA_REPLAY, build_gdn_state_update_strategy)");
+    if (r->spec_state_bytes > r->spec_state_profiled_bytes && r->budget.kv_bytes > 0 &&
+        r->budget.fraction_permille && r->budget.fraction_permille < 1000 && n->warn) {
+        bool ovf = false;
+        const uint64_t f = r->budget.fraction_permille;
+        const uint64_t headroom = gs_mul((uint64_t)r->budget.kv_bytes, 1000 - f, &ovf) / f;
+        if (!ovf && r->spec_state_bytes - r->spec_state_profiled_bytes > headroom)
+            n->warn(n->ctx, "speculative_states_past_headroom",
+                    "TensorRT-LLM binds the speculative state buffers again for the final pool's "
+                    "state slots, more than the estimation pool's the profile saw, with no check: "
+                    "the difference is more than the 1 - free_gpu_memory_fraction of memory the "
+                    "budget leaves, so the engine may run out of memory at startup or under "
+                    "load; a lower free_gpu_memory_fraction leaves more and sizes fewer idle "
+                    "state slots");
     }
     if (r->spec_mode != NULL && n->assume_value) {
         n->assume_value(n->ctx, "speculative_extra_tokens", r->seq_extra_tokens,

@@ -16,14 +16,23 @@
 
 #include <string.h>
 
-/* Whether any layer of `a` keeps a recurrent state (a hybrid): gs_kv_state_bytes counts them. */
-static bool keeps_states(const struct gs_arch *a)
+/* Whether any layer of `a` keeps a recurrent state (a hybrid), and whether every such layer is
+ * a Mamba-2 or gated delta-rule mixer, whose speculative state buffers are read
+ * (gs_trtllm_spec_states). */
+static bool keeps_states(const struct gs_arch *a, bool *read)
 {
-    const struct gs_state_dtypes any = {2, 2, 0, GS_STATE_KEY_NONE, GS_STATE_REACH_ALL};
-    uint64_t layers = 0;
-    bool ovf = false;
-    gs_kv_state_bytes(a, 1, &any, &layers, &ovf);
-    return layers > 0;
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    bool any = false;
+    *read = true;
+    for (size_t i = 0; i < a->block_count; i++) {
+        const struct gs_recurrent *r = &a->blocks[i].rec;
+        if (counts[i] == 0 || (r->conv_channels == 0 && r->state_heads == 0))
+            continue;
+        any = true;
+        *read = *read && (r->mamba2 || r->delta_rule);
+    }
+    return any;
 }
 
 enum gs_status gs_trtllm_spec_for(const struct gs_arch *target, const struct gs_draft *draft,
@@ -49,14 +58,22 @@ enum gs_status gs_trtllm_spec_for(const struct gs_arch *target, const struct gs_
                             "TensorRT-LLM's feature-combination matrix lists speculative "
                             "decoding with pipeline parallelism as not supported; serve with "
                             "tensor parallelism");
-    if (keeps_states(target))
+    /* 1.3's V2 manager of a Mamba-2 or Gated DeltaNet hybrid (Nemotron-H, Qwen3-Next, Qwen3.5)
+     * with MTP-Eagle is read: the draft's own manager and the state buffers bound after each
+     * pool (gs_trtllm_spec_states) */
+    bool read = false;
+    const bool hybrid = keeps_states(target, &read);
+    const uint64_t n = gs_weights_mtp_layers(target);
+    if (hybrid && (method != GS_SPEC_MTP || n > 1 || out->rules != GS_TRTLLM_SPEC_1_3 || !read ||
+                   !gs_trtllm_states_v2(target, version)))
         return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/method",
                             "TensorRT-LLM keeps a hybrid's intermediate recurrent states for "
                             "every draft token of every max_batch_size slot "
-                            "(mamba_cache_manager.py; from 1.3 allocated after the KV cache "
-                            "pool, outside its budget), which gpusizer does not size; vLLM's and "
-                            "SGLang's mtp on a hybrid are sized");
-    const uint64_t n = gs_weights_mtp_layers(target);
+                            "(mamba_cache_manager.py), outside the KV cache budget; gpusizer "
+                            "sizes them for 1.3's MTP-Eagle (mtp with one MTP layer) on the "
+                            "hybrids its V2 cache manager keeps (Nemotron-H, Qwen3-Next, "
+                            "Qwen3.5), not for this model, method or release; vLLM's and SGLang's "
+                            "mtp on a hybrid are sized");
     if (method == GS_SPEC_MTP) {
         if (draft != NULL)
             return gs_error_add(err, GS_ERR_INVALID, "/inference/speculative/draft",
@@ -194,7 +211,16 @@ enum gs_status gs_trtllm_draft(const struct gs_arch *target, const struct gs_dra
         /* the embedding and lm_head are the target's (MTPForCausalLM: self.lm_head = lm_head,
          * self.embed_tokens = model.embed_tokens) */
         uint64_t all = 0;
-        st = gs_weights_mtp_bytes(target, request, false, &all, err);
+        /* NemotronHMTP builds its sublayers on a copy of the config with
+         * QuantConfig(quant_algo=None) (modeling_nemotron_h.py): the step in the model's 16-bit
+         * dtype whatever the checkpoint's format, only its KV cache quantized */
+        static const char *const unquantized_mtp[] = {"NemotronHForCausalLM", NULL};
+        struct gs_weights_request r = *request;
+        if (gs_arch_class_in(target, unquantized_mtp) && r.format != GS_WF_FP32) {
+            r.format = GS_WF_BF16;
+            r.experts_only = false;
+        }
+        st = gs_weights_mtp_bytes(target, &r, false, &all, err);
         if (st != GS_OK)
             return st;
         out->weights_bytes = mtp_layers_bytes(target, all, s->mtp_layers, t,
@@ -267,4 +293,97 @@ uint64_t gs_trtllm_spec_buffers(const struct gs_trtllm_spec *s, const struct gs_
      * captured layers), once for the first forward (releases before PR #13920 make another for
      * each CUDA graph they capture: the warning speculative_graph_buffers_not_modeled) */
     return gs_mul(tokens, row, ovf);
+}
+
+/* A Mamba-2 mixer's n_groups: its conv_dim is heads x head_dim + 2 x n_groups x d_state. */
+static uint64_t mamba2_groups(const struct gs_recurrent *r)
+{
+    const uint64_t inner = r->state_heads * r->state_rows;
+    return r->state_cols && r->conv_channels > inner
+               ? (r->conv_channels - inner) / (2 * r->state_cols)
+               : 0;
+}
+
+bool gs_trtllm_replay_splits(const struct gs_arch *target, uint64_t tensor)
+{
+    const uint64_t t = tensor ? tensor : 1;
+    for (size_t i = 0; i < target->block_count; i++)
+        if (target->blocks[i].rec.mamba2 && mamba2_groups(&target->blocks[i].rec) % t != 0)
+            return false;
+    return true;
+}
+
+/* MambaHybridCacheManagerV2 binds its state-update strategy right after it builds its pool
+ * (kv_cache/mamba_cache_manager/mamba_cache_manager_v2.py __init__: with_slot_capacity, then
+ * state_update_strategy.bind), as plain torch.zeros outside the pool's quota (the strategies add
+ * nothing to bytes_per_slot or buffer_configs, nor _estimate_mamba_hybrid_cache_cost), so the
+ * estimation manager's buffers are in the profile's peak and the final manager's are allocated
+ * again at its own slot count. Under speculative decoding, T = max_draft_len + 1 tokens a
+ * generation step (tokens_per_gen_step):
+ *  - Mamba-2 layers (_util.py's Nemotron-H branch) take the replay strategy from SM 8.0
+ *    (TRTLLM_USE_MAMBA_REPLAY "1"): modules/mamba/cache_manager.py
+ *    Mamba2ReplayStateUpdateStrategy.bind allocates intermediate_conv [layers, max_batch_size, T,
+ *    conv_dim / tp, d_conv - 1] in the conv dtype, and for each of the pool's slots rand_seed
+ *    int64, prev_num_accepted_tokens and cache_buf_idx int32, old_x [layers, slots, 2, H, heads /
+ *    tp, head_dim] and old_B [layers, slots, 2, H, n_groups / tp, d_state] in the model dtype,
+ *    old_dt and old_dA_cumsum [layers, slots, 2, heads / tp, H] in fp32, H = max(16, T), and
+ *    _dummy_mask [max_batch_size + 1] bool;
+ *  - Gated DeltaNet layers (the Qwen3-Next branch, build_gdn_state_update_strategy) replay only
+ *    where TRTLLM_USE_GDN_REPLAY=1; by default, as Mamba-2 layers before SM 8.0, the strategy keeps
+ *    intermediate_ssm [layers, max_batch_size, T, heads / tp, rows, cols] in the SSM cache dtype
+ *    beside the same conv windows, and nothing a slot;
+ * and either intermediate_indices [max_batch_size] int32. The SSM cache dtype is the request's
+ * mamba_ssm_cache_dtype (`ssm_element`), else the config's mamba_ssm_cache_dtype, else the model's
+ * (config_utils.resolve_ssm_cache_dtype). */
+uint64_t gs_trtllm_spec_states(const struct gs_trtllm_spec *s, const struct gs_arch *target,
+                               uint64_t tensor, uint64_t element, uint64_t ssm_element, bool replay,
+                               uint64_t batch, uint64_t slots, bool *ovf)
+{
+    if (s->draft_tokens == 0)
+        return 0;
+    const uint64_t t = tensor ? tensor : 1;
+    const uint64_t steps = s->draft_tokens + 1;
+    const uint64_t history = steps > 16 ? steps : 16;
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(target, 0, target->num_hidden_layers, counts);
+    uint64_t per_batch = 0, per_slot = 0;
+    bool replays = false, any = false;
+    for (size_t i = 0; i < target->block_count; i++) {
+        const struct gs_recurrent *r = &target->blocks[i].rec;
+        if (counts[i] == 0 || !(r->mamba2 || r->delta_rule))
+            continue;
+        any = true;
+        const uint64_t heads = gs_div_ceil(r->state_heads, t);
+        const uint64_t conv = gs_mul(
+            gs_mul(gs_div_ceil(r->conv_channels, t), r->conv_kernel ? r->conv_kernel - 1 : 0, ovf),
+            element, ovf);
+        uint64_t batch_layer = gs_mul(steps, conv, ovf);
+        uint64_t slot_layer = 0;
+        if (replay && r->mamba2) {
+            replays = true;
+            const uint64_t x = gs_mul(gs_mul(heads, r->state_rows, ovf), element, ovf);
+            const uint64_t b =
+                gs_mul(gs_mul(gs_div_ceil(mamba2_groups(r), t), r->state_cols, ovf), element, ovf);
+            slot_layer =
+                gs_mul(2 * history, gs_add(gs_add(x, b, ovf), gs_mul(heads, 8, ovf), ovf), ovf);
+        } else {
+            const uint64_t e = ssm_element            ? ssm_element
+                               : r->cache_dtype_bytes ? r->cache_dtype_bytes
+                                                      : element;
+            const uint64_t ssm = gs_mul(gs_mul(heads, r->state_rows, ovf),
+                                        gs_mul(r->state_cols ? r->state_cols : 1, e, ovf), ovf);
+            batch_layer = gs_add(batch_layer, gs_mul(steps, ssm, ovf), ovf);
+        }
+        per_batch = gs_add(per_batch, gs_mul(batch_layer, counts[i], ovf), ovf);
+        per_slot = gs_add(per_slot, gs_mul(slot_layer, counts[i], ovf), ovf);
+    }
+    if (!any)
+        return 0;
+    uint64_t fixed = gs_mul(batch, 4, ovf); /* intermediate_indices */
+    if (replays) {
+        per_slot = gs_add(per_slot, 8 + 4 + 4, ovf);
+        fixed = gs_add(fixed, gs_add(batch, 1, ovf), ovf); /* _dummy_mask */
+    }
+    return gs_add(gs_add(gs_mul(per_batch, batch, ovf), gs_mul(per_slot, slots, ovf), ovf), fixed,
+                  ovf);
 }

@@ -2159,6 +2159,141 @@ static void test_speculative_mtp_nemotron_h(void **state)
     assert_int_equal(e.serving.budget.draft_transient_bytes, 1073741824ULL);
 }
 
+/* TensorRT-LLM 1.3's MTP-Eagle on a V2 hybrid: Nemotron 3 Super (NemotronHMTP, built with
+ * QuantConfig(quant_algo=None), so its step is 16-bit whatever the checkpoint: the 2,952,830,976
+ * bytes a rank of test_speculative_mtp_nemotron_h at TP 2, eh_proj [4,096, 8,192 / 2] split by
+ * rows as vLLM's by columns), FP8 weights at TP 2 on H200s, max_batch_size 64, k = 3, 32,768
+ * tokens. A rank: 40 Mamba-2 layers of 64 heads x 64 x 128 (fp32 states: the config's
+ * mamba_ssm_cache_dtype), 4 of the 8 groups, conv_dim 10,240 / 2 = 5,120, kernel 4; 8 attention
+ * layers of one 128-wide KV head, 512 bytes a token each, the draft's own manager one more.
+ * The replay strategy (SM 8.0 on, T = k + 1 = 4, H = 16) binds after each pool:
+ *  - every max_batch_size slot: intermediate_conv 40 x 4 x 5,120 x 3 x 2 = 4,915,200, an int32
+ *    index, and _dummy_mask 64 + 1 bytes;
+ *  - every state slot: old_x 2 x 16 x 64 x 64 x 2 = 262,144, old_B 2 x 16 x 4 x 128 x 2 = 32,768,
+ *    old_dt and old_dA_cumsum 2 x (2 x 64 x 16 x 4) = 16,384 a layer (311,296; x 40 =
+ *    12,451,840) and 8 + 4 + 4 bytes of seeds and indices: 12,451,856;
+ * so the estimation pool's 65 slots bind 64 x 4,915,204 + 65 + 65 x 12,451,856 = 1,123,943,761
+ * bytes in the profile's peak. The budget Q: the draft gets (Q - 65 x 85,114,880) x 512 / 4,608
+ * (_split_kv_cache_budget_for_draft), the target's V2 manager splits the rest by its own typical
+ * step (64 requests of 16,384 tokens x 4,096 bytes beside 65 states), and both pools hold the
+ * same blocks. Gated DeltaNet layers (Qwen3.5-27B at TP 2: 24 of 48 value heads of 128 x 128,
+ * the model dtype - TensorRT-LLM does not read mamba_ssm_dtype - conv 10,240 / 2) keep
+ * intermediate SSM states, no replay by default: 48 x 4 x (24 x 128 x 128 x 2 + 5,120 x 3 x 2) =
+ * 156,893,184 bytes and an int32 index a max_batch_size slot. */
+static void test_trtllm_speculative_hybrid(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("nemotron_h/nvidia__NVIDIA-Nemotron-3-Super-120B-A12B-FP8.json");
+    const struct gs_model_spec m = fixture_spec(&a);
+    struct gs_workload w = fixture_vllm_workload(8, 32768, 2, 150754820096ULL); /* H200 */
+    w.serving.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    w.serving.engine.max_num_seqs = 64;
+    w.format_given = true;
+    w.format = GS_WF_FP8;
+    static struct gs_estimate plain, e;
+    const struct gs_inference_result *r = &e.serving;
+    struct gs_error err;
+    assert_int_equal(gs_estimate_compute(&m, &w, &plain, NULL), GS_OK);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    w.serving.engine.spec_tokens = 3;
+    gs_error_init(&err);
+    if (gs_estimate_compute(&m, &w, &e, &err) != GS_OK)
+        fail_msg("%s %s", err.items[0].pointer, err.items[0].detail);
+    assert_string_equal(r->spec_mode, "MTP_EAGLE_ONE_MODEL");
+    assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 2952830976ULL);
+    const uint64_t profiled = 64 * 4915204ULL + 65 + 65 * 12451856ULL;
+    assert_int_equal(profiled, 1123943761ULL);
+    assert_int_equal(r->spec_state_profiled_bytes, profiled);
+    assert_int_equal(r->budget.weights_bytes - plain.serving.budget.weights_bytes,
+                     2952830976ULL + 8192 * 4096 * 2 + profiled);
+    const uint64_t slot = 40ULL * 2127872;
+    assert_int_equal(r->kv.state_bytes_per_sequence, slot);
+    assert_int_equal(r->kv.full_layers, 9);
+    assert_int_equal(r->kv.bytes_per_token, 9 * 512);
+    const uint64_t q = (uint64_t)r->budget.kv_bytes;
+    const uint64_t fixed = 65 * slot;
+    const uint64_t draft = (q - fixed) * 512 / 4608, target = q - draft;
+    assert_int_equal(r->draft_pool_bytes, draft);
+    const uint64_t step = fixed + 64 * 16384ULL * 4096;
+    assert_true(target > step); /* the proportional branch: idle slots past the floor */
+    const uint64_t slots = target * 65 / step;
+    assert_int_equal(r->state_slots, slots);
+    assert_int_equal(r->state_pool_bytes, slots * slot);
+    const uint64_t tb = (target - slots * slot) / (32 * 4096), db = draft / (32 * 512);
+    assert_int_equal(r->blocks, tb < db ? tb : db);
+    assert_int_equal(r->max_tokens, (tb < db ? tb : db) * 32);
+    assert_int_equal(r->spec_state_bytes, 64 * 4915204ULL + 65 + slots * 12451856ULL);
+    assert_int_equal(e.per_gpu.overhead_bytes - plain.per_gpu.overhead_bytes,
+                     8192 * 4096 * 2 + r->spec_state_bytes);
+    assert_true(r->starts && r->holds_batch);
+    assert_false(estimate_warned(&e, "speculative_states_past_headroom"));
+    /* few short sequences: the quota far above the typical step, the idle slots' replay history
+     * past the tenth the fraction leaves */
+    w.serving.engine.max_num_seqs = 8;
+    w.serving.context_length = 2048;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const uint64_t over = r->spec_state_bytes - r->spec_state_profiled_bytes;
+    assert_int_equal(over, (r->state_slots - 9) * 12451856ULL);
+    assert_true(over > (uint64_t)r->budget.kv_bytes / 9);
+    assert_true(estimate_warned(&e, "speculative_states_past_headroom"));
+    /* before SM 8.0 the Mamba-2 layers keep intermediate SSM states, fp32 here, instead */
+    w.gpu.hw = GS_HW_TURING;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->spec_state_profiled_bytes, 8 * (4915200ULL + 40 * 4 * 2097152 + 4));
+    assert_int_equal(r->spec_state_bytes, r->spec_state_profiled_bytes);
+    w.gpu.hw = GS_HW_UNKNOWN;
+    /* the default max_batch_size: its states and buffers keep the batch out of a lower bound */
+    w.serving.engine.max_num_seqs = 0;
+    w.serving.context_length = 262144;
+    w.serving.batch_size = 64;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    const uint64_t most = r->seqs_bound;
+    assert_true(most > 0 && most < 2048);
+    w.serving.engine.max_num_seqs = most;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(r->starts);
+    assert_true(r->max_concurrency >= most);
+    w.serving.engine.max_num_seqs = most + 1;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(!r->starts || r->max_concurrency < most + 1);
+    /* the replay strategy asserts tp divides n_groups (8) */
+    w.serving.engine.max_num_seqs = 64;
+    w.serving.context_length = 32768;
+    w.parallelism.tensor = 16;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(r->starts);
+    assert_non_null(r->engine_refusal);
+    w.parallelism.tensor = 2;
+    /* refused: vanilla MTP's several layers, another method, a release before 1.3 */
+    const struct {
+        uint32_t version;
+        enum gs_spec_method method;
+    } refused[] = {{10200, GS_SPEC_MTP}, {0, GS_SPEC_NGRAM}};
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        w.serving.engine.version = refused[i].version;
+        w.serving.engine.spec_method = refused[i].method;
+        gs_error_init(&err);
+        assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_INVALID);
+        assert_string_equal(err.items[0].pointer, "/inference/speculative/method");
+    }
+
+    const struct gs_arch q27 = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    const struct gs_model_spec qm = fixture_spec(&q27);
+    struct gs_workload wq = fixture_vllm_workload(8, 32768, 2, 150754820096ULL);
+    wq.serving.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    wq.serving.engine.max_num_seqs = 64;
+    wq.serving.engine.spec_method = GS_SPEC_MTP;
+    wq.serving.engine.spec_tokens = 3;
+    gs_error_init(&err);
+    if (gs_estimate_compute(&qm, &wq, &e, &err) != GS_OK)
+        fail_msg("%s %s", err.items[0].pointer, err.items[0].detail);
+    assert_int_equal(48ULL * 4 * (24 * 128 * 128 * 2 + 5120 * 3 * 2), 156893184ULL);
+    assert_int_equal(r->spec_state_profiled_bytes, 64 * (156893184ULL + 4));
+    assert_int_equal(r->spec_state_bytes, r->spec_state_profiled_bytes);
+    assert_true(r->draft_pool_bytes > 0);
+}
+
 /* vLLM from 0.19 (PR #38270) fails a hybrid at startup when max_num_seqs is above the pool's
  * blocks ("max_num_seqs (1024) exceeds available Mamba cache blocks (B)"): Qwen3.5-27B on one
  * 80 GB H100 at 32,768 tokens holds a few hundred blocks, under the default 1,024 of a 70 GiB+
@@ -2314,6 +2449,7 @@ int main(void)
         cmocka_unit_test(test_speculative_gemma4_assistant),
         cmocka_unit_test(test_speculative_mtp_hybrid),
         cmocka_unit_test(test_speculative_mtp_nemotron_h),
+        cmocka_unit_test(test_trtllm_speculative_hybrid),
         cmocka_unit_test(test_vllm_hybrid_seqs_bound),
         cmocka_unit_test(test_vllm_cpu_offload),
         cmocka_unit_test(test_memory_in_use),

@@ -399,6 +399,14 @@ struct gs_inference_result {
                                      speculative_num_draft_tokens) */
     uint64_t state_spec_bytes;    /* ... and those states' bytes, also taken from
                                      budget.kv_bytes; 0: none */
+    uint64_t draft_pool_bytes;    /* TensorRT-LLM 1.3 on a V2 hybrid: the one-model draft's own
+                                     manager's share of the budget, carved out before the target's
+                                     state/attention split (_split_kv_cache_budget_for_draft) */
+    uint64_t spec_state_bytes;    /* TensorRT-LLM: the target's speculative state buffers (the
+                                     Mamba-2 replay history and intermediate conv windows) bound
+                                     after its final pool, outside the budget; 0: none */
+    uint64_t spec_state_profiled_bytes; /* ... as bound after the estimation pool, in the
+                                           profile's peak (budget.weights_bytes) */
     uint64_t reported_tokens;     /* the capacity as the engine's startup log prints it (vLLM
                                      from 0.21: max concurrency x max_model_len) */
     uint64_t max_concurrency;     /* sequences at the requested context */

@@ -60,13 +60,34 @@ struct gs_trtllm_spec {
 /* The mode `method` runs for `target` with `tokens` draft tokens (0: not given) on release
  * `version`, or a 400 at the request's field: the engine path (before 1.0), EAGLE-1/2 and suffix
  * decoding (not in the PyTorch backend), pipeline parallelism (`pipeline` > 1; the feature
- * matrix's "No"), a hybrid target (its speculative states are not modelled), mtp without MTP
- * layers or with a draft, eagle3 and draft_model without one, ngram with one, and EAGLE-3,
+ * matrix's "No"), a hybrid target other than 1.3's MTP-Eagle on a Mamba-2 hybrid its V2
+ * manager keeps (gs_trtllm_states_v2; the other speculative states are not modelled), mtp without
+ * MTP layers or with a draft, eagle3 and draft_model without one, ngram with one, and EAGLE-3,
  * draft_model or ngram without num_speculative_tokens (max_draft_len has no default). */
 enum gs_status gs_trtllm_spec_for(const struct gs_arch *target, const struct gs_draft *draft,
                                   enum gs_spec_method method, uint64_t tokens, uint32_t version,
                                   uint64_t pipeline, struct gs_trtllm_spec *out,
                                   struct gs_error *err);
+
+/* Whether release `version` keeps `target`'s recurrent states in MambaHybridCacheManagerV2 (the
+ * model defaults of its class pick it; tensorrt_llm.c). */
+bool gs_trtllm_states_v2(const struct gs_arch *target, uint32_t version);
+
+/* The speculative state buffers the V2 manager of a Mamba-2 or Gated DeltaNet target binds after
+ * each pool it builds, outside the pool (trtllm_draft.c has the shapes), at max_batch_size
+ * `batch` and `slots` state slots, tensor degree `tensor`, model dtype of `element` bytes and
+ * the request's SSM cache dtype of `ssm_element` bytes (0: the config's, else the model's):
+ * intermediate conv windows for every max_batch_size slot and draft step, and on Mamba-2 layers
+ * with `replay` (SM 8.0 on) a replay history for every state slot, else intermediate SSM states
+ * for every max_batch_size slot and draft step. 0 where `s` runs no draft or `target` has no
+ * such layer. */
+uint64_t gs_trtllm_spec_states(const struct gs_trtllm_spec *s, const struct gs_arch *target,
+                               uint64_t tensor, uint64_t element, uint64_t ssm_element, bool replay,
+                               uint64_t batch, uint64_t slots, bool *ovf);
+
+/* Whether `tensor` ranks divide every Mamba-2 layer's n_groups of `target`, as the replay
+ * strategy asserts ("replay state update requires mamba_n_groups divisible by tp_size"). */
+bool gs_trtllm_replay_splits(const struct gs_arch *target, uint64_t tensor);
 
 struct gs_weights_request;
 
