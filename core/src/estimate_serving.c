@@ -664,6 +664,15 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
         return GS_OK;
     const char *name = gs_spec_method_name(method);
     const struct gs_engine_ops *ops = gs_engine_ops_for(c->engine);
+    const char *since = NULL, *source = NULL;
+    const uint32_t from = method == GS_SPEC_MTP && w->serving.draft == NULL
+                              ? gs_spec_mtp_since(c->engine, &m->arch, &since, &source)
+                              : 0;
+    if (from && c->version && c->version < from)
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/engine_version",
+                            "%s builds this model's MTP layers as a draft from %s (%s); name "
+                            "inference.engine_version %s or later, or another method",
+                            ops->name, since, source, since);
     if (ops->spec == GS_ENGINE_SPEC_RESERVE) {
         const struct gs_engine_notes notes = notes_for(e);
         enum gs_status st = ops->speculative(c, &notes, err);

@@ -1020,7 +1020,10 @@ static size_t qwen3_next_block(struct gs_arch *a, const struct decoder_plan *pla
  * The MTP module transformers does not build (vLLM qwen3_next_mtp.py:
  * num_nextn_predict_layers full-attention MoE layers, fc 2h -> h,
  * pre_fc_norm_hidden, pre_fc_norm_embedding and norm; the embedding and
- * head are the model's) is the mtp tower when the config gives its depth. */
+ * head are the model's) is the mtp tower: one layer where the config names
+ * no depth, as Qwen's published configs do while their checkpoints carry
+ * mtp.* weights (vLLM: getattr(config, "num_nextn_predict_layers", 1);
+ * TensorRT-LLM's modeling_qwen3_next.py sets num_nextn_predict_layers = 1). */
 static void read_qwen3_next(struct model_reader *r, struct gs_arch *a)
 {
     struct decoder_plan plan;
@@ -1041,8 +1044,8 @@ static void read_qwen3_next(struct model_reader *r, struct gs_arch *a)
         .kernel = rd_dim(r, NAMES("linear_conv_kernel_dim"), false, 4),
     };
     const bool bias = rd_flag(r, "attention_bias", false);
-    const uint64_t mtp = rd_dim(r, NAMES("num_nextn_predict_layers", "mtp_num_hidden_layers"),
-                                false, 0);
+    const uint64_t mtp =
+        rd_dim(r, NAMES("num_nextn_predict_layers", "mtp_num_hidden_layers"), false, 1);
     if (!r->ok)
         return;
     size_t kinds[2][2];

@@ -2157,6 +2157,27 @@ static void test_speculative_mtp_nemotron_h(void **state)
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.per_gpu.weights_bytes - plain.per_gpu.weights_bytes, 2952830976ULL);
     assert_int_equal(e.serving.budget.draft_transient_bytes, 1073741824ULL);
+    /* the releases that build NemotronHMTP: vLLM from 0.17.0 (PR #33726), SGLang from 0.5.8 (PR
+     * #17013); the ones before answer the release's field */
+    const struct {
+        enum gs_engine engine;
+        uint32_t version;
+        bool runs;
+    } releases[] = {{GS_ENGINE_VLLM, 1601, false},
+                    {GS_ENGINE_VLLM, 1700, true},
+                    {GS_ENGINE_SGLANG, 507, false},
+                    {GS_ENGINE_SGLANG, 508, true},
+                    {GS_ENGINE_SGLANG, 0, true}};
+    for (size_t i = 0; i < sizeof(releases) / sizeof(releases[0]); i++) {
+        w.serving.engine.engine = releases[i].engine;
+        w.serving.engine.version = releases[i].version;
+        struct gs_error err;
+        gs_error_init(&err);
+        const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
+        assert_int_equal(st, releases[i].runs ? GS_OK : GS_ERR_INVALID);
+        if (!releases[i].runs)
+            assert_string_equal(err.items[0].pointer, "/inference/engine_version");
+    }
 }
 
 /* TensorRT-LLM 1.3's MTP-Eagle on a V2 hybrid: Nemotron 3 Super (NemotronHMTP, built with

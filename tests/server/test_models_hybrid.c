@@ -518,10 +518,12 @@ static void test_granitemoehybrid_tiny(void **state)
  * 24,576 B/token; t=2 one KV head each: 12,288; t=4 replicates it: 12,288.
  * State (gated_delta_net_state_shape, bf16): conv 3 x 8192 x 2 = 49,152 +
  * ssm 32 x 128 x 128 x 2 = 1,048,576, x 36 = 39,518,208; t=2: (24,576 +
- * 524,288) x 36 = 19,759,104. With num_nextn_predict_layers 1 the MTP block
- * (vLLM qwen3_next_mtp.py) is fc 4096 x 2048 = 8,388,608 + 3 norms 6,144 + a
+ * 524,288) x 36 = 19,759,104. The MTP block (vLLM qwen3_next_mtp.py; the
+ * config names no num_nextn_predict_layers, and vLLM and TensorRT-LLM build
+ * one layer) is fc 4096 x 2048 = 8,388,608 + 3 norms 6,144 + a
  * full-attention MoE layer 1,642,076,672 = 1,650,471,424, reported apart
- * from the total (the README estimates 81.33B with it). */
+ * from the total (the README estimates 81.33B with it); a config naming 0
+ * has none. */
 static void test_qwen3_next(void **state)
 {
     (void)state;
@@ -529,7 +531,8 @@ static void test_qwen3_next(void **state)
     const struct gs_param_count c = fixture_count(&a);
     assert_int_equal(c.total, 79674391296ULL);
     assert_int_equal(c.active, 3563764480ULL);
-    assert_int_equal(c.mtp, 0);
+    assert_int_equal(c.mtp, 1650471424ULL);
+    assert_int_equal(gs_weights_mtp_layers(&a), 1);
     assert_int_equal(c.attention, 36ULL * 33718464 + 12ULL * 27263488);
     fixture_assert_kinds(
         &a, (struct fixture_kinds){.attention = 12, .recurrent = 36, .none = 0, .moe = 48});
@@ -554,11 +557,18 @@ static void test_qwen3_next_mtp(void **state)
         " \"linear_num_key_heads\": 16, \"linear_num_value_heads\": 32,"
         " \"linear_value_head_dim\": 128, \"moe_intermediate_size\": 512, \"num_experts\": 512,"
         " \"num_experts_per_tok\": 10, \"shared_expert_intermediate_size\": 512,"
-        " \"tie_word_embeddings\": false, \"num_nextn_predict_layers\": 1}");
+        " \"tie_word_embeddings\": false, \"num_nextn_predict_layers\": 2}");
     const struct gs_param_count c = fixture_count(&a);
     assert_int_equal(c.total, 79674391296ULL);
-    assert_int_equal(c.mtp, 1650471424ULL);
+    assert_int_equal(c.mtp, 2 * 1650471424ULL);
     assert_int_equal(a.tower_count, 1);
+    const struct gs_arch none = fixture_arch(
+        "{\"model_type\": \"qwen3_next\", \"hidden_size\": 2048, \"vocab_size\": 151936,"
+        " \"num_hidden_layers\": 4, \"num_attention_heads\": 16, \"num_key_value_heads\": 2,"
+        " \"head_dim\": 256, \"intermediate_size\": 5120, \"moe_intermediate_size\": 512,"
+        " \"num_experts\": 8, \"num_experts_per_tok\": 2, \"num_nextn_predict_layers\": 0}");
+    assert_int_equal(fixture_count(&none).mtp, 0);
+    assert_int_equal(none.tower_count, 0);
 }
 
 /* OLMo Hybrid (olmo_hybrid; modular_olmo_hybrid.py), OlmoHybridConfig's defaults (the
