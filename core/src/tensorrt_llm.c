@@ -577,16 +577,22 @@ static void trtllm_pool(const struct gs_inference_input *in, struct gs_inference
     b->kv_bytes -= (int64_t)out->workspace_reserve_bytes;
 }
 
-/* What fails TensorRT-LLM whatever the memory (gs_engine_ops.refusal): its precision support by
- * GPU generation (docs/source/reference/support-matrix.md: Ampere SM 8.0/8.6 "FP32, FP16, BF16,
- * INT8, INT4", FP8 from Ada SM 8.9, FP4 on Blackwell; Model Optimizer's support matrix: FP8
- * "Ada and Later", FP4 "Blackwell and Later"). It has no weight-only fallback like Marlin. */
+/* What fails TensorRT-LLM whatever the memory (gs_engine_ops.refusal): a GPU that is not
+ * NVIDIA's, and its precision support by GPU generation (docs/source/reference/support-matrix.md:
+ * Ampere SM 8.0/8.6 "FP32, FP16, BF16, INT8, INT4", FP8 from Ada SM 8.9, FP4 on Blackwell; Model
+ * Optimizer's support matrix: FP8 "Ada and Later", FP4 "Blackwell and Later"). It has no
+ * weight-only fallback like Marlin. */
 static const char *trtllm_refusal(const struct gs_inference_input *in,
                                   const struct gs_inference_result *out)
 {
     (void)out;
     const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
     const enum gs_weight_format f = (enum gs_weight_format)in->weight_format;
+    /* TensorRT-LLM is built on CUDA (its installation guide and support matrix name NVIDIA GPUs
+     * alone); there is no ROCm or Gaudi build */
+    if (in->gpu.rocm || hw == GS_HW_CDNA2 || hw == GS_HW_CDNA3 || hw == GS_HW_GAUDI)
+        return "TensorRT-LLM runs on NVIDIA GPUs only (a CUDA build; its support matrix lists no "
+               "AMD or Intel accelerator); serve with vLLM or SGLang on this GPU";
     if (gs_weight_format_fp8(f) && gs_hw_nvidia_before(hw, GS_HW_ADA))
         return "TensorRT-LLM runs FP8 weights on Ada, Hopper and Blackwell only (its support "
                "matrix: Ampere runs FP32, FP16, BF16, INT8 and INT4), with no weight-only "

@@ -110,6 +110,33 @@ static void test_estimate_warns(void **state)
     assert_false(warned(&e, "unsupported_on_gpu"));
 }
 
+/* TensorRT-LLM is a CUDA build: on an AMD GPU (MI300X, CDNA 3) or an Intel Gaudi it does not
+ * start whatever the memory, while vLLM runs there. */
+static void test_trtllm_nvidia_only(void **state)
+{
+    (void)state;
+    const struct gs_arch arch = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
+    const struct gs_model_spec m = fixture_spec(&arch);
+    struct gs_workload w = fixture_vllm_workload(8, 8192, 1, 205822885888ULL); /* MI300X */
+    w.gpu.hw = GS_HW_CDNA3;
+    w.gpu.rocm = true;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.serving.starts);
+    w.serving.engine.engine = GS_ENGINE_TENSORRT_LLM;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(e.serving.starts);
+    assert_non_null(e.serving.engine_refusal);
+    assert_true(warned(&e, "unsupported_by_engine"));
+    w.gpu.rocm = false;
+    w.gpu.hw = GS_HW_GAUDI;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(e.serving.starts);
+    w.gpu.hw = GS_HW_HOPPER;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(e.serving.starts);
+}
+
 /* The search on a T4 (Turing) with quantization allowed offers fp16 and
  * AWQ, never an fp8 cache or bf16, and fp8 weights only where the engine runs them (vLLM
  * 0.14.0 and later: Marlin for Turing); on an A100 an MLA model's
@@ -176,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_architecture_names),
         cmocka_unit_test(test_table_cells),
         cmocka_unit_test(test_estimate_warns),
+        cmocka_unit_test(test_trtllm_nvidia_only),
         cmocka_unit_test(test_search_offers_only_what_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
