@@ -332,9 +332,9 @@ bool gs_trtllm_replay_splits(const struct gs_arch *target, uint64_t tensor)
  *    where TRTLLM_USE_GDN_REPLAY=1; by default, as Mamba-2 layers before SM 8.0, the strategy keeps
  *    intermediate_ssm [layers, max_batch_size, T, heads / tp, rows, cols] in the SSM cache dtype
  *    beside the same conv windows, and nothing a slot;
- * and either intermediate_indices [max_batch_size] int32. The SSM cache dtype is the request's
- * mamba_ssm_cache_dtype (`ssm_element`), else the config's mamba_ssm_cache_dtype, else the model's
- * (config_utils.resolve_ssm_cache_dtype). */
+ * and under either intermediate_indices [max_batch_size] int32. The SSM cache dtype is the
+ * request's mamba_ssm_cache_dtype (`ssm_element`), else the config's mamba_ssm_cache_dtype, else
+ * the model's (config_utils.resolve_ssm_cache_dtype). */
 uint64_t gs_trtllm_spec_states(const struct gs_trtllm_spec *s, const struct gs_arch *target,
                                uint64_t tensor, uint64_t element, uint64_t ssm_element, bool replay,
                                uint64_t batch, uint64_t slots, bool *ovf)
