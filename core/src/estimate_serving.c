@@ -1056,7 +1056,9 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      "bytes more an element, in weights_bytes",
                      "vLLM models/glm4_moe.py Glm4MoE, minimax_m2.py MiniMaxM2MoE, "
                      "ernie45_moe.py Ernie4_5_MoeMoE, mimo_v2.py MiMoV2MoE, bailing_moe_linear.py, "
-                     "hy_v3.py HYV3MoEFused (the gate's dtype / params_dtype torch.float32)");
+                     "hy_v3.py HYV3MoEFused (the gate's dtype / params_dtype torch.float32); "
+                     "nemotron_h.py NemotronHMoE from 0.11.1, from 0.17.0 off SM 9.0 and 10.x "
+                     "(fused_moe/router/gate_linear.py GateLinear, PR #35121)");
     assume_value(e, "cuda_graph_bytes", r->budget.cuda_graph_bytes,
                  "CUDA graph memory: 0 unless given; subtracted only where the release does "
                  "(vLLM 0.21 on)",

@@ -39,6 +39,19 @@ bool gs_gpu_usable_plausible(uint64_t memory_bytes, uint64_t usable_bytes)
     return usable_bytes <= limit;
 }
 
+/* The major of an "sm_NNN" (or "sm_NN") the architecture names: "Blackwell Ultra (sm_103)" 10,
+ * "Blackwell (sm_121)" 12; 0 where it names none. */
+static uint8_t sm_major(const char *architecture)
+{
+    const char *sm = architecture != NULL ? strstr(architecture, "sm_") : NULL;
+    if (sm == NULL)
+        return 0;
+    unsigned digits = 0, value = 0;
+    for (const char *c = sm + 3; *c >= '0' && *c <= '9' && digits < 3; c++, digits++)
+        value = value * 10 + (unsigned)(*c - '0');
+    return digits >= 2 ? (uint8_t)(value / 10) : 0;
+}
+
 void gs_gpu_view_build(const struct gs_gpu_facts *f, struct gs_gpu_view *out)
 {
     memset(out, 0, sizeof(*out));
@@ -47,6 +60,7 @@ void gs_gpu_view_build(const struct gs_gpu_facts *f, struct gs_gpu_view *out)
     out->link = gs_gpu_link_from_catalog(f->interconnect, f->architecture);
     out->hw = (uint8_t)gs_hw_from_architecture(f->architecture);
     out->sm_count = f->sm_count;
+    out->sm_major = sm_major(f->architecture);
     out->unified_memory = f->unified_memory;
     out->rocm = f->vendor != NULL && strcmp(f->vendor, "AMD") == 0;
     out->display = gs_gpu_display_from_catalog(f->form_factor);

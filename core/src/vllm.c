@@ -158,6 +158,12 @@
     .mm_video_by_model_len = true, \
     .source = "vllm/v1/worker/gpu_model_runner.py profile_run (PR #25810)"
 
+/* NemotronHMoE's gate (models/nemotron_h.py): ReplicatedLinear(..., params_dtype=torch.float32)
+ * from the class's first release (PR #25863, 0.11.1), GateLinear(..., out_dtype=torch.float32,
+ * force_fp32_compute=True) from PR #35121 (0.17.0); the MTP draft's MoE layers build the same
+ * class */
+static const char *const nemotron_h_router[] = {"NemotronHForCausalLM", NULL};
+
 /* PR #26859 (merged 2025-10-14, after 0.11.0): FlashInfer's top-k/top-p sampling opt-in
  * (VLLM_USE_FLASHINFER_SAMPLER), so the dummy sampler takes forward_native's sort path,
  * whose peak is torch.sort itself: bf16 and fp32 logits, the sorted values and int64
@@ -166,14 +172,11 @@
  * the fp32 rotary copies (Qwen2_5_VisionAttention with ApplyRotaryEmb's Triton kernel on bf16
  * cos/sin tables): the rewrite's release was not established; it is taken with PR #28271
  * (0.11.1), which removed the QKV gather beside it */
-#define VLLM_0_11_1 \
-    VLLM_0_11_0, \
-    .from = 1101, \
-    .name = "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)", \
-    .sampler_logit_bytes = 38, \
-    .moe_chunked_gather = false, \
-    .vit_rotary_fp32 = false, \
-    .source = "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"
+#define VLLM_0_11_1                                                                                \
+    VLLM_0_11_0, .from = 1101, .router_fp32_classes = nemotron_h_router,                           \
+                 .name = "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)",        \
+                 .sampler_logit_bytes = 38, .moe_chunked_gather = false, .vit_rotary_fp32 = false, \
+                 .source = "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"
 
 /* PR #28788 made triton_kernels a default dependency ("After we landed triton_kernels as a
  * default dep in #28788", PR #29339, 2025-11-24), so MXFP4 MoE on Hopper takes the Triton
@@ -206,16 +209,14 @@
  * fused-MoE workspaces live in v1/worker/workspace.py's global WorkspaceManager (grown to
  * the largest request, never freed; the 0.19 MoE logs show it beside the sampler - its
  * first release is not established, so it is charged from this row) */
-#define VLLM_0_17_0 \
-    VLLM_0_14_0, \
-    .from = GS_VLLM_MTP_SHARED_HEAD, \
-    .name = "vLLM 0.17.0-0.18.x (V1; MTP layers share the target's head)", \
-    .mtp_own_head = false, \
-    .sampler_logit_bytes = 14, \
-    .sampler_triton_scratch = true, \
-    .moe_workspace_kept = true, \
-    .source = "vllm/engine/arg_utils.py get_batch_defaults; " \
-              "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
+#define VLLM_0_17_0                                                                                \
+    VLLM_0_14_0, .from = GS_VLLM_MTP_SHARED_HEAD,                                                  \
+                 .name = "vLLM 0.17.0-0.18.x (V1; MTP layers share the target's head)",            \
+                 .mtp_own_head = false, .router_fp32_classes = NULL,                               \
+                 .gate_linear_classes = nemotron_h_router, .sampler_logit_bytes = 14,              \
+                 .sampler_triton_scratch = true, .moe_workspace_kept = true,                       \
+                 .source = "vllm/engine/arg_utils.py get_batch_defaults; "                         \
+                           "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
 
 /* PR #38270 (merged 2026-03-26; 0.19.0, released 2026-04-03, 448 commits on 0.18): a model with
  * Mamba layers and full CUDA graphs raises "max_num_seqs (N) exceeds available Mamba cache
@@ -1261,6 +1262,19 @@ static const char *const fp32_router_classes[] = {
     "MiMoV2ForCausalLM",       "MiMoV2FlashForCausalLM", "BailingMoeV2_5ForCausalLM",
     "BailingMoeV3ForCausalLM", "HYV3ForCausalLM",        NULL};
 
+/* GateLinear keeps a force_fp32_compute router in the model dtype, its logits fp32 from cuBLAS,
+ * where `is_cuda() and (capability == (9, 0) or major == 10) and not bias` (Hopper; Blackwell's
+ * datacenter parts, SM 10.0 and 10.3), and builds it in fp32 elsewhere (Ampere, Ada, SM 11.0 and
+ * 12.x, ROCm). A GPU gpusizer cannot place is taken as a datacenter NVIDIA one. */
+static bool gate_linear_native(const struct gs_inference_input *in)
+{
+    const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
+    if (in->gpu.rocm)
+        return false;
+    return hw == GS_HW_UNKNOWN || hw == GS_HW_HOPPER ||
+           (hw == GS_HW_BLACKWELL && (in->gpu.sm_major == 0 || in->gpu.sm_major == 10));
+}
+
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                       struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
@@ -1358,7 +1372,9 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     else if (vllm_fp8_marlin(in))
         b->layout_bytes = gs_engine_fp8_marlin_growth(in, stage, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->layout_bytes, ovf);
-    if (gs_arch_class_in(in->arch, fp32_router_classes))
+    if (gs_arch_class_in(in->arch, fp32_router_classes) ||
+        gs_arch_class_in(in->arch, rel->router_fp32_classes) ||
+        (gs_arch_class_in(in->arch, rel->gate_linear_classes) && !gate_linear_native(in)))
         b->router_fp32_bytes = gs_engine_router_fp32_growth(in, stage, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->router_fp32_bytes, ovf);
     /* vLLM's weights are torch's allocated bytes; its non-torch term leaves the allocator's

@@ -13,6 +13,7 @@
 #include "arch_fixture.h"
 #include "gs/capability.h"
 #include "gs/estimate.h"
+#include "gs/gpu_view.h"
 #include "gs/plan.h"
 
 #include <string.h>
@@ -29,6 +30,19 @@ static void test_architecture_names(void **state)
     assert_int_equal(gs_hw_from_architecture("Gaudi 3"), GS_HW_GAUDI);
     assert_int_equal(gs_hw_from_architecture("something new"), GS_HW_UNKNOWN);
     assert_int_equal(gs_hw_from_architecture(NULL), GS_HW_UNKNOWN);
+    /* the compute capability's major where the text names it (gs_gpu_view.sm_major) */
+    const struct {
+        const char *architecture;
+        uint8_t major;
+    } sm[] = {{"Blackwell (sm_120)", 12}, {"Blackwell Ultra (sm_103)", 10},
+              {"Blackwell (sm_110)", 11}, {"Hopper", 0},
+              {"Ampere (sm_86)", 8},      {"Blackwell (sm_)", 0}};
+    for (size_t i = 0; i < sizeof(sm) / sizeof(sm[0]); i++) {
+        const struct gs_gpu_facts f = {.architecture = sm[i].architecture, .memory_bytes = 1};
+        struct gs_gpu_view v;
+        gs_gpu_view_build(&f, &v);
+        assert_int_equal(v.sm_major, sm[i].major);
+    }
 }
 
 /* The table's rows, one assertion per cell the issue named: fp8 weights

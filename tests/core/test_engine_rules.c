@@ -1285,7 +1285,7 @@ static void test_segment_slack(void **state)
  * dense, 128 experts, h 4,096): 45 x 128 x 4,096 x 2 = 47,185,920 B at any TP and for fp8
  * weights (routers never quantize); none for fp32 weights. MiniMax-M2.7 (62 layers, 256
  * experts, h 3,072): 62 x 256 x 3,072 x 2 = 97,517,568 B. A class vLLM builds in the model's
- * dtype (Qwen3-MoE's gate) and SGLang add nothing. */
+ * dtype (Qwen3-MoE's gate) and SGLang add nothing; Nemotron-H's by release and GPU. */
 static void test_vllm_fp32_routers(void **state)
 {
     (void)state;
@@ -1347,6 +1347,39 @@ static void test_vllm_fp32_routers(void **state)
     in.weight_format = GS_WF_FP8_BLOCK;
     assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
     assert_int_equal(res.budget.router_fp32_bytes, 124256256ULL);
+
+    /* Nemotron 3 Nano's NemotronHMoE gate (23 MoE layers of 128 x 2,688: 23 x 128 x 2,688 x 2 =
+     * 15,826,944 B): ReplicatedLinear in fp32 from 0.11.1 on every GPU; from 0.17.0 (PR #35121)
+     * GateLinear, in the model dtype on SM 9.0 and 10.x and fp32 on the others */
+    const struct gs_arch nano =
+        fixture_arch_file("nemotron_h/nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json");
+    in = fixture_llama3_8b_on_h100(&nano);
+    in.weights_bytes = 40000000000ULL;
+    in.weight_format = GS_WF_BF16;
+    const struct {
+        uint32_t version;
+        enum gs_hw hw;
+        uint8_t sm_major;
+        bool rocm;
+        uint64_t bytes;
+    } gates[] = {
+        {1600, GS_HW_HOPPER, 0, false, 15826944ULL},
+        {1700, GS_HW_HOPPER, 0, false, 0},
+        {0, GS_HW_BLACKWELL, 0, false, 0},
+        {0, GS_HW_BLACKWELL, 10, false, 0},
+        {0, GS_HW_BLACKWELL, 12, false, 15826944ULL},
+        {0, GS_HW_AMPERE, 0, false, 15826944ULL},
+        {0, GS_HW_CDNA3, 0, true, 15826944ULL},
+        {1001, GS_HW_AMPERE, 0, false, 0},
+    };
+    for (size_t i = 0; i < sizeof(gates) / sizeof(gates[0]); i++) {
+        in.engine.version = gates[i].version;
+        in.gpu.hw = gates[i].hw;
+        in.gpu.sm_major = gates[i].sm_major;
+        in.gpu.rocm = gates[i].rocm;
+        assert_int_equal(gs_inference_compute(&in, &res, NULL), GS_OK);
+        assert_int_equal(res.budget.router_fp32_bytes, gates[i].bytes);
+    }
 }
 
 /* fp8 on Marlin (vLLM marlin_utils_fp8.py prepare_fp8_layer_for_marlin,

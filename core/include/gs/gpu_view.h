@@ -19,6 +19,9 @@ struct gs_gpu_view {
     uint8_t link;            /* enum gs_link: how the board's GPUs talk */
     uint8_t hw;              /* enum gs_hw: formats and kernels it can run */
     uint64_t sm_count;       /* streaming multiprocessors; 0 = unknown */
+    uint8_t sm_major;        /* the compute capability's major where the catalog's architecture
+                                names it ("Blackwell (sm_120)": 12); 0 = its generation's first
+                                (Blackwell's datacenter parts: 10) */
     bool unified_memory;     /* its memory is the host's (GB10, Jetson) */
     bool rocm;               /* an AMD GPU: the engines run their ROCm (HIP) paths */
     uint64_t in_use_bytes;   /* memory other processes hold when the engine starts (a desktop,

@@ -82,6 +82,13 @@ struct gs_vllm_release {
     const char *const *mtp_own_head_classes; /* model classes whose mtp drafter keeps each MTP
                                                 layer's own head whatever mtp_own_head says
                                                 (gs_vllm_mtp_own_head) */
+    const char *const *router_fp32_classes;  /* model classes whose MoE router this release
+                                                builds in fp32 beside the ones every release does
+                                                (Nemotron-H's NemotronHMoE gate, 0.11.1-0.16) */
+    const char *const *gate_linear_classes;  /* ... in fp32 except on CUDA SM 9.0 and 10.x, where
+                                                GateLinear(force_fp32_compute) keeps the model
+                                                dtype and computes fp32 logits in cuBLAS
+                                                (fused_moe/router/gate_linear.py, PR #35121) */
     bool mtp_assistants;        /* speculative mtp takes a separate drafter that reads the target's
                                    KV cache, Gemma 4's assistants (models/gemma4_mtp.py, PR #41745);
                                    0.20 took them for draft_model and failed (issue #42005) */
