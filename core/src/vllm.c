@@ -172,11 +172,15 @@ static const char *const nemotron_h_router[] = {"NemotronHForCausalLM", NULL};
  * the fp32 rotary copies (Qwen2_5_VisionAttention with ApplyRotaryEmb's Triton kernel on bf16
  * cos/sin tables): the rewrite's release was not established; it is taken with PR #28271
  * (0.11.1), which removed the QKV gather beside it */
-#define VLLM_0_11_1                                                                                \
-    VLLM_0_11_0, .from = 1101, .router_fp32_classes = nemotron_h_router,                           \
-                 .name = "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)",        \
-                 .sampler_logit_bytes = 38, .moe_chunked_gather = false, .vit_rotary_fp32 = false, \
-                 .source = "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"
+#define VLLM_0_11_1 \
+    VLLM_0_11_0, \
+    .from = 1101, \
+    .name = "vLLM 0.11.1-0.11.x (V1; PyTorch sort-based top-k/top-p sampler)", \
+    .router_fp32_classes = nemotron_h_router, \
+    .sampler_logit_bytes = 38, \
+    .moe_chunked_gather = false, \
+    .vit_rotary_fp32 = false, \
+    .source = "vllm/v1/sample/ops/topk_topp_sampler.py (PR #26859)"
 
 /* PR #28788 made triton_kernels a default dependency ("After we landed triton_kernels as a
  * default dep in #28788", PR #29339, 2025-11-24), so MXFP4 MoE on Hopper takes the Triton
@@ -209,14 +213,18 @@ static const char *const nemotron_h_router[] = {"NemotronHForCausalLM", NULL};
  * fused-MoE workspaces live in v1/worker/workspace.py's global WorkspaceManager (grown to
  * the largest request, never freed; the 0.19 MoE logs show it beside the sampler - its
  * first release is not established, so it is charged from this row) */
-#define VLLM_0_17_0                                                                                \
-    VLLM_0_14_0, .from = GS_VLLM_MTP_SHARED_HEAD,                                                  \
-                 .name = "vLLM 0.17.0-0.18.x (V1; MTP layers share the target's head)",            \
-                 .mtp_own_head = false, .router_fp32_classes = NULL,                               \
-                 .gate_linear_classes = nemotron_h_router, .sampler_logit_bytes = 14,              \
-                 .sampler_triton_scratch = true, .moe_workspace_kept = true,                       \
-                 .source = "vllm/engine/arg_utils.py get_batch_defaults; "                         \
-                           "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
+#define VLLM_0_17_0 \
+    VLLM_0_14_0, \
+    .from = GS_VLLM_MTP_SHARED_HEAD, \
+    .name = "vLLM 0.17.0-0.18.x (V1; MTP layers share the target's head)", \
+    .mtp_own_head = false, \
+    .router_fp32_classes = NULL, \
+    .gate_linear_classes = nemotron_h_router, \
+    .sampler_logit_bytes = 14, \
+    .sampler_triton_scratch = true, \
+    .moe_workspace_kept = true, \
+    .source = "vllm/engine/arg_utils.py get_batch_defaults; " \
+              "vllm/v1/spec_decode/llm_base_proposer.py (PR #34385)"
 
 /* PR #38270 (merged 2026-03-26; 0.19.0, released 2026-04-03, 448 commits on 0.18): a model with
  * Mamba layers and full CUDA graphs raises "max_num_seqs (N) exceeds available Mamba cache
