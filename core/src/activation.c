@@ -1122,10 +1122,7 @@ static bool has_gated_norm(const struct gs_block *b)
  * ngroups), one fp32 rstd each a token; 0 without the norm (Falcon-H1's mamba_rms_norm false). */
 static uint64_t gated_norm_groups(const struct gs_block *b)
 {
-    const struct gs_recurrent *r = &b->rec;
-    return has_gated_norm(b) && r->state_cols && r->conv_channels > r->inner
-               ? (r->conv_channels - r->inner) / (2 * r->state_cols)
-               : 0;
+    return has_gated_norm(b) ? gs_recurrent_groups(&b->rec) : 0;
 }
 
 /* What a Mamba2 mixer keeps for backward when transformers trains it through mamba-ssm's

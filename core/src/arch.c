@@ -434,6 +434,13 @@ uint64_t gs_mlp_router_outputs(const struct gs_mlp *mlp)
     return mlp->experts + mlp->zero_experts;
 }
 
+uint64_t gs_recurrent_groups(const struct gs_recurrent *rec)
+{
+    return rec->state_cols && rec->conv_channels > rec->inner
+               ? (rec->conv_channels - rec->inner) / (2 * rec->state_cols)
+               : 0;
+}
+
 bool gs_arch_class_in(const struct gs_arch *a, const char *const *names)
 {
     for (const char *const *name = names; name && *name; name++)

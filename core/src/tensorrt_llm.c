@@ -224,6 +224,16 @@ bool gs_trtllm_states_v2(const struct gs_arch *target, uint32_t version)
     return rel->states == STATES_IN_POOL && rel->states_v2 && gs_arch_class_in(target, v2_classes);
 }
 
+/* Whether the request runs a draft on a target whose states the V2 manager keeps (`s`, when
+ * given, receives the draft). */
+static bool drafts_on_v2_hybrid(const struct gs_inference_input *in, struct gs_trtllm_spec *s)
+{
+    struct gs_trtllm_spec own;
+    struct gs_trtllm_spec *spec = s ? s : &own;
+    return gs_trtllm_states_v2(in->arch, in->engine.version) && spec_of(in, spec) &&
+           spec->draft_tokens > 0;
+}
+
 /* The target's speculative state buffers at max_batch_size `batch` and `slots` state slots
  * (gs_trtllm_spec_states): the replay strategy from SM 8.0 (an unnamed GPU is taken as one), the
  * SSM states in the dtype trtllm_pages gives them; 0 where the request runs no draft on a V2
@@ -232,7 +242,7 @@ static uint64_t spec_states(const struct gs_inference_input *in, uint64_t batch,
                             bool *ovf)
 {
     struct gs_trtllm_spec s;
-    if (!gs_trtllm_states_v2(in->arch, in->engine.version) || !spec_of(in, &s))
+    if (!drafts_on_v2_hybrid(in, &s))
         return 0;
     const bool replay = !gs_hw_nvidia_before((enum gs_hw)in->gpu.hw, GS_HW_AMPERE);
     return gs_trtllm_spec_states(&s, in->arch, in->tensor, in->model_bytes ? in->model_bytes : 2,
@@ -608,7 +618,7 @@ static const char *trtllm_refusal(const struct gs_inference_input *in,
                "scaling), with no weight-only fallback; serve an FP8 checkpoint on this GPU";
     /* MambaHybridCacheManagerV2.__init__ under the replay strategy: "replay state update
      * requires mamba_n_groups divisible by tp_size" */
-    if (spec_states(in, 1, 1, &(bool){false}) && !gs_hw_nvidia_before(hw, GS_HW_AMPERE) &&
+    if (drafts_on_v2_hybrid(in, NULL) && !gs_hw_nvidia_before(hw, GS_HW_AMPERE) &&
         !gs_trtllm_replay_splits(in->arch, in->tensor))
         return "TensorRT-LLM's replay state update for speculative decoding on Mamba-2 layers "
                "asserts that the tensor-parallel size divides mamba_n_groups "

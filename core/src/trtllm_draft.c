@@ -295,20 +295,11 @@ uint64_t gs_trtllm_spec_buffers(const struct gs_trtllm_spec *s, const struct gs_
     return gs_mul(tokens, row, ovf);
 }
 
-/* A Mamba-2 mixer's n_groups: its conv_dim is heads x head_dim + 2 x n_groups x d_state. */
-static uint64_t mamba2_groups(const struct gs_recurrent *r)
-{
-    const uint64_t inner = r->state_heads * r->state_rows;
-    return r->state_cols && r->conv_channels > inner
-               ? (r->conv_channels - inner) / (2 * r->state_cols)
-               : 0;
-}
-
 bool gs_trtllm_replay_splits(const struct gs_arch *target, uint64_t tensor)
 {
     const uint64_t t = tensor ? tensor : 1;
     for (size_t i = 0; i < target->block_count; i++)
-        if (target->blocks[i].rec.mamba2 && mamba2_groups(&target->blocks[i].rec) % t != 0)
+        if (target->blocks[i].rec.mamba2 && gs_recurrent_groups(&target->blocks[i].rec) % t != 0)
             return false;
     return true;
 }
@@ -362,8 +353,8 @@ uint64_t gs_trtllm_spec_states(const struct gs_trtllm_spec *s, const struct gs_a
         if (replay && r->mamba2) {
             replays = true;
             const uint64_t x = gs_mul(gs_mul(heads, r->state_rows, ovf), element, ovf);
-            const uint64_t b =
-                gs_mul(gs_mul(gs_div_ceil(mamba2_groups(r), t), r->state_cols, ovf), element, ovf);
+            const uint64_t b = gs_mul(
+                gs_mul(gs_div_ceil(gs_recurrent_groups(r), t), r->state_cols, ovf), element, ovf);
             slot_layer =
                 gs_mul(2 * history, gs_add(gs_add(x, b, ovf), gs_mul(heads, 8, ovf), ovf), ovf);
         } else {

@@ -786,6 +786,11 @@ bool gs_module_is_router(const struct gs_block *b, const struct gs_module *m);
  * (gs_mlp.zero_experts). */
 uint64_t gs_mlp_router_outputs(const struct gs_mlp *mlp);
 
+/* A Mamba-2 mixer's n_groups, the B and C groups its conv channels hold past the inner width
+ * (conv_dim = inner + 2 x n_groups x d_state: modeling_mamba2.py Mamba2Mixer, vLLM
+ * MambaStateShapeCalculator.mamba2_state_shape); 0 where the channels hold none. */
+uint64_t gs_recurrent_groups(const struct gs_recurrent *rec);
+
 /* Whether any decoder layer uses multi-head latent attention. */
 bool gs_arch_has_mla(const struct gs_arch *arch);
 
