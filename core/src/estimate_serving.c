@@ -961,8 +961,11 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
     const struct gs_engine_notes notes = notes_for(e);
     if (ops->notes != NULL)
         ops->notes(&w->serving.engine, r, w->parallelism.expert, &notes);
-    if (r->engine_refusal != NULL)
-        warn(e, "unsupported_by_engine", r->engine_refusal);
+    if (r->engine_refusal != NULL || r->model_refusal != NULL)
+        warn(e, "unsupported_by_engine",
+             r->engine_refusal != NULL ? r->engine_refusal : r->model_refusal);
+    if (r->release_lacks_model != NULL)
+        warn(e, "model_not_in_release", r->release_lacks_model);
     if (ops->first_unread && w->serving.engine.version >= ops->first_unread)
         warn(e, "engine_release_not_modeled", ops->unread_detail);
     if (w->gpu.unified_memory)

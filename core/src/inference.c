@@ -7,6 +7,7 @@
 #include "gs/inference.h"
 
 #include "gs/engines.h"
+#include "gs/model_support.h"
 
 #include "gs/units.h"
 
@@ -514,6 +515,12 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
      * vLLM V0 padded MLA entries) */
     out->block_size = in->engine.block_size ? in->engine.block_size : ops->block_size;
     ops->defaults(in, out);
+    /* whether the release has the model's class: known without a GPU */
+    bool class_refused = false;
+    const char *class_support =
+        gs_model_support(in->engine.engine, in->arch, in->engine.version, &class_refused);
+    out->model_refusal = class_refused ? class_support : NULL;
+    out->release_lacks_model = class_refused ? NULL : class_support;
     enum gs_status st = gs_kv_layout_memo(in->arch, in->kv_dtype, in->model_bytes, in->tensor,
                                           in->pipeline, in->has_stage ? in->stage : UINT64_MAX,
                                           out->pad_mla, &in->stages, in->kv_memo, &out->kv,
@@ -671,9 +678,11 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
                 ? pool_binding
                 : "the KV cache cannot hold one sequence of the requested context length";
     }
-    /* a loader, kernel or attention backend the engine lacks fails it at startup, before any
-     * memory is measured */
-    out->engine_refusal = ops->refusal != NULL ? ops->refusal(in, out) : NULL;
+    /* a release without the model's class, or a loader, kernel or attention backend the
+     * engine lacks, fails it at startup before any memory is measured */
+    out->engine_refusal = out->model_refusal != NULL ? out->model_refusal
+                          : ops->refusal != NULL     ? ops->refusal(in, out)
+                                                     : NULL;
     if (out->engine_refusal != NULL) {
         out->starts = false;
         out->binding = out->engine_refusal;

@@ -430,9 +430,9 @@ const char *sizing_answer_reject_detail(enum gs_plan_reject why, const struct si
         return "no layout within max_gpus meets the ttft_ms/tpot_ms targets, even one sequence "
                "at a time";
     case GS_REJECT_ENGINE:
-        return "the serving engine fails at startup on this GPU whatever the memory: it has no "
-               "kernel or attention backend for this model or weight format there (a warning "
-               "on /v1/estimate names it)";
+        return "the serving engine fails at startup on this GPU whatever the memory: the "
+               "release has no class for the model, or no loader, kernel or attention backend "
+               "for it or its weight format there (the warning unsupported_by_engine names it)";
     case GS_REJECT_NONE:
     case GS_REJECT_COUNT:
         break;

@@ -426,6 +426,30 @@ static void test_fit_reason(void **state)
     assert_string_equal(json_string_value(json_object_get(why, "code")), "unsupported_by_engine");
     json_decref(out);
     json_decref(r);
+    /* vLLM has no T5 on any GPU (gs_model_support): the fit and the ranking say why, the ranking
+     * in its warnings too */
+    r = parse("{\"model\":\"flan-t5-base\",\"gpu\":\"h100\",\"inference\":{\"batch_size\":1,"
+              "\"context_length\":512}}");
+    out = run(sizing_fit, r);
+    why = json_object_get(out, "min_plan_reason");
+    assert_string_equal(json_string_value(json_object_get(why, "code")), "unsupported_by_engine");
+    json_decref(out);
+    json_decref(r);
+    r = parse("{\"model\":\"flan-t5-base\",\"inference\":{\"batch_size\":1,"
+              "\"context_length\":512}}");
+    out = run(sizing_recommend, r);
+    assert_int_equal(json_array_size(json_object_get(out, "options")), 0);
+    const json_t *warnings = json_object_get(out, "warnings");
+    bool named = false;
+    for (size_t i = 0; i < json_array_size(warnings); i++) {
+        const json_t *item = json_array_get(warnings, i);
+        named = named || (strcmp(json_string_value(json_object_get(item, "code")),
+                                 "unsupported_by_engine") == 0 &&
+                          strstr(json_string_value(json_object_get(item, "detail")), "T5") != NULL);
+    }
+    assert_true(named);
+    json_decref(out);
+    json_decref(r);
 }
 
 /* The refusal `op` answers for `request`: its first error's pointer. */

@@ -201,6 +201,14 @@ const struct gs_assumption *fixture_assumption(const struct gs_estimate *e, cons
     return NULL;
 }
 
+bool fixture_warned(const struct gs_estimate *e, const char *code)
+{
+    for (size_t i = 0; i < e->warning_count; i++)
+        if (strcmp(e->warnings[i].code, code) == 0)
+            return true;
+    return false;
+}
+
 struct gs_model_spec fixture_spec(const struct gs_arch *arch)
 {
     struct gs_model_spec m;

@@ -56,6 +56,8 @@ struct gs_activation_input fixture_one_sequence(const struct gs_arch *a,
 
 /* The assumption of an estimate named `name`, or NULL. */
 const struct gs_assumption *fixture_assumption(const struct gs_estimate *e, const char *name);
+/* Whether an estimate carries a warning of `code`. */
+bool fixture_warned(const struct gs_estimate *e, const char *code);
 
 /* A model given by its architecture, as a request with a config sends it. */
 struct gs_model_spec fixture_spec(const struct gs_arch *arch);

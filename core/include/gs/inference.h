@@ -355,7 +355,15 @@ struct gs_inference_result {
     bool loader_removed;                   /* vLLM: the release has no loader for the weights'
                                               format (bitsandbytes from 0.28) */
     const char *engine_refusal;            /* why the engine does not start on this GPU whatever
-                                              the memory (gs_engine_ops.refusal), else NULL */
+                                              the memory (gs_engine_ops.refusal, or a release
+                                              without the model's class: gs_model_support), else
+                                              NULL */
+    const char *model_refusal;             /* the release has no class for the model and no
+                                              backend of it takes the model (gs_model_support):
+                                              the engine_refusal, known without a GPU, else NULL */
+    const char *release_lacks_model;       /* the release has not registered the model's class
+                                              and only a generic backend, not sized, may run it
+                                              (gs_model_support), else NULL */
     uint64_t workspace_reserve_bytes;      /* TensorRT-LLM 1.3: the fp8 context-MLA attention
                                               workspace held back from the pool */
     uint64_t v2_penalty_bytes;             /* vLLM Model Runner V2: the sampler's penalty state,
