@@ -665,9 +665,11 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
     const char *name = gs_spec_method_name(method);
     const struct gs_engine_ops *ops = gs_engine_ops_for(c->engine);
     const char *since = NULL, *source = NULL;
-    const uint32_t from = method == GS_SPEC_MTP && w->serving.draft == NULL
-                              ? gs_spec_mtp_since(c->engine, &m->arch, &since, &source)
-                              : 0;
+    const uint32_t from =
+        method == GS_SPEC_MTP && w->serving.draft == NULL
+            ? gs_spec_mtp_since(c->engine, &m->arch, gs_weight_format_fp8(f) || f == GS_WF_NVFP4,
+                                &since, &source)
+            : 0;
     if (from && c->version && c->version < from)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/engine_version",
                             "%s builds this model's MTP layers as a draft from %s (%s); name "

@@ -2178,6 +2178,20 @@ static void test_speculative_mtp_nemotron_h(void **state)
         if (!releases[i].runs)
             assert_string_equal(err.items[0].pointer, "/inference/engine_version");
     }
+    /* SGLang built the MTP layers of a ModelOpt FP8 or NVFP4 checkpoint quantized, under a prefix
+     * its exclude_modules ("mtp*") missed, until PR #19433 (first in 0.5.10) */
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    w.format_given = true;
+    w.format = GS_WF_FP8;
+    for (uint32_t version = 508; version <= 510; version++) {
+        w.serving.engine.version = version;
+        struct gs_error err;
+        gs_error_init(&err);
+        const enum gs_status st = gs_estimate_compute(&m, &w, &e, &err);
+        assert_int_equal(st, version >= 510 ? GS_OK : GS_ERR_INVALID);
+        if (version < 510)
+            assert_non_null(strstr(err.items[0].detail, "PR #19433"));
+    }
 }
 
 /* TensorRT-LLM 1.3's MTP-Eagle on a V2 hybrid: Nemotron 3 Super (NemotronHMTP, built with

@@ -59,9 +59,10 @@ extern const char *const gs_spec_method_names[];
 const char *gs_spec_method_name(enum gs_spec_method method);
 
 /* The first release of `engine` (enum gs_engine; major x 10000 + minor x 100 + patch) that builds
- * `target`'s own MTP layers as a draft, with that release's name in *name and the file and PR
- * that brought it in *source; 0 (and nothing set) where gpusizer has not established one. */
-uint32_t gs_spec_mtp_since(int engine, const struct gs_arch *target, const char **name,
-                           const char **source);
+ * `target`'s own MTP layers as a draft - from a `quantized` checkpoint (ModelOpt FP8 or NVFP4
+ * weights) where that came later - with that release's name in *name and the file and PR that
+ * brought it in *source; 0 (and nothing set) where gpusizer has not established one. */
+uint32_t gs_spec_mtp_since(int engine, const struct gs_arch *target, bool quantized,
+                           const char **name, const char **source);
 
 #endif
