@@ -23,7 +23,7 @@ static const struct gs_sglang_release releases[] = {
      false, false, false, false, false, false, false},
     {403, "0.4.3", GS_SGLANG_RULE_TENSOR, 4,
      "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel rope\" "
-     "(merged 2025-01-27; first release estimated as 0.4.3): layers/rotary_embedding.py keeps "
+     "(merged 2025-01-28, first in the v0.4.3 tag): layers/rotary_embedding.py keeps "
      "cos_sin_cache in fp32 on CUDA",
      false, false, false, false, false, false, false},
     {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS, 4,
@@ -33,8 +33,8 @@ static const struct gs_sglang_release releases[] = {
      false, false, false, false, false, false, false},
     {501, "0.5.1", GS_SGLANG_RULE_GPU_CLASS, 4,
      "as 0.4.7, and fp8 linears on Marlin's weight-only kernel on GPUs of compute capability "
-     "8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged 2025-08-19, first "
-     "release estimated as 0.5.1: quantization/fp8_utils.py can_auto_enable_marlin_fp8; "
+     "8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged 2025-08-19, first in "
+     "the v0.5.1 tag: quantization/fp8_utils.py can_auto_enable_marlin_fp8; "
      "marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
      false, false, true, false, false, false, false},
     {503, "0.5.3", GS_SGLANG_RULE_RESERVE, 4,
@@ -60,15 +60,17 @@ static const struct gs_sglang_release releases[] = {
      "pool_configurator.py (the cell x (1 + draft layers / layers)); on hybrids the draft's "
      "intermediate states, speculative_num_draft_tokens a running request, solved with the "
      "state pool (_handle_max_mamba_cache's joint solve, in the configurator of May 2026); "
-     "0.5.14 was out by 2026-06-27 and its issue #29857 shows the draft-layer cell; first "
-     "release estimated",
+     "both first in the v0.5.14 tag",
      true, false, true, true, true, false, true},
+    {517, "0.5.17", GS_SGLANG_RULE_RESERVE, 4,
+     "as 0.5.14, and the state pool's padding slot in the budget solve (PR #32184, merged "
+     "2026-07-23, first in the v0.5.17 tag: kv_cache_configurator.py _handle_max_mamba_cache "
+     "reserves max_mamba_cache_size + 1 slots)",
+     true, false, true, true, true, true, true},
     {520, "0.5.20", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.14, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
      "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about 2026-09-04; "
-     "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings); the "
-     "state pool's padding slot (PR #32184, merged 2026-07-23; in main of September 2026, "
-     "releases 0.5.16-0.5.19 not established)",
+     "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings)",
      true, true, true, true, true, true, true},
 };
 

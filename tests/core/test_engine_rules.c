@@ -234,7 +234,8 @@ static void test_sglang_fraction_prefill_graphs(void **state)
     const struct gs_sglang_release *r520 = gs_sglang_release_for(520);
     assert_string_equal(r510->name, "0.5.10");
     assert_ptr_equal(gs_sglang_release_for(513), r510);
-    assert_string_equal(gs_sglang_release_for(519)->name, "0.5.14");
+    assert_string_equal(gs_sglang_release_for(516)->name, "0.5.14");
+    assert_string_equal(gs_sglang_release_for(519)->name, "0.5.17"); /* PR #32184's tag */
     assert_ptr_equal(gs_sglang_release_for(0), r520);
     const uint64_t h100 = 85061827297ULL;
     struct gs_sglang_fraction_input in = {h100, 1, 1, 1, GS_SPEC_NONE, false, false};

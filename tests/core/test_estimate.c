@@ -1385,9 +1385,9 @@ static struct gs_workload sglang_h200_workload(void)
 /* SGLang keeps a hybrid's states in a pool of their own (kv_cache_configurator.py
  * _handle_max_mamba_cache, main of September 2026; docs/engines.md): mamba_full_memory_ratio
  * 0.9 / 1.9 of what the fraction leaves, in slots of one sequence's states, one more as padding
- * (PR #32184); the attention cache is sized from the rest; a request takes 5 slots for
- * extra_buffer classes (Qwen3.5), 1 without the radix cache. The slot is SGLang's: conv windows
- * in bf16, recurrent states in the config's mamba_ssm_dtype else fp32.
+ * (PR #32184, first in the v0.5.17 tag); the attention cache is sized from the rest; a request
+ * takes 5 slots for extra_buffer classes (Qwen3.5), 1 without the radix cache. The slot is
+ * SGLang's: conv windows in bf16, recurrent states in the config's mamba_ssm_dtype else fp32.
  *   - Qwen3.5-27B (mamba_ssm_dtype float32) at TP 1: 48 x (10,240 x 3 x 2 + 48 x 128 x 128 x 4)
  *     = 153,944,064 bytes a slot, 16 x 4 x 512 x 2 = 65,536 bytes a token;
  *     slots = (kv x 9 / 19 - slot) / slot, (slots + 1) x slot taken, tokens = the rest / 65,536,
@@ -1434,6 +1434,13 @@ static void test_sglang_state_pool(void **state)
     const uint64_t old_slots = (kv514 / 19 * 9 + kv514 % 19 * 9 / 19) / slot;
     assert_int_equal(e.serving.state_slots, old_slots);
     assert_int_equal(e.serving.state_pool_bytes, old_slots * slot);
+    /* the padding slot from PR #32184, first in the v0.5.17 tag: 0.5.16 without it */
+    w.serving.engine.version = 516;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.state_pool_bytes, e.serving.state_slots * slot);
+    w.serving.engine.version = 517;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.state_pool_bytes, (e.serving.state_slots + 1) * slot);
     /* before 0.5.10 the split was not read: no pool of its own */
     w.serving.engine.version = 503;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);

@@ -78,8 +78,8 @@ struct gs_sglang_release {
     enum gs_sglang_rule rule;
     /* bytes per value of the rotary cos/sin tables it loads with the weights: 0 = the model
      * dtype (vLLM's get_rope, which SGLang used first); 4 from sgl_kernel's rope (PR #3169,
-     * merged 2025-01-27: "cache needs to be in FP32 for numerical stability" on CUDA) - its
-     * first release estimated from the merge date as 0.4.3 */
+     * merged 2025-01-28: "cache needs to be in FP32 for numerical stability" on CUDA), first
+     * in the v0.4.3 tag */
     uint8_t rope_element_bytes;
     const char *source;
     bool prefill_graphs;   /* the reserve holds the piecewise prefill CUDA graphs (0.5.10 on) */
@@ -93,12 +93,13 @@ struct gs_sglang_release {
                                mamba_full_memory_ratio / (1 + ratio) of the pool, 0.9 by default
                                (PR #11679, 2025-10-15), before the attention cache is sized */
     bool state_pad_slot;    /* ... and one padding slot besides the request slots (PR #32184,
-                               2026-07-23) */
+                               2026-07-23, first in the v0.5.17 tag) */
     bool state_spec_joint;  /* ... and under speculative decoding the draft's intermediate
                                states, speculative_num_draft_tokens a running request, solved
-                               with the pool (_handle_max_mamba_cache's joint solve; read in the
-                               configurator of May 2026, so estimated from 0.5.14 with the
-                               draft's budget); before it gpusizer warns and leaves them out */
+                               with the pool (_handle_max_mamba_cache's joint solve, in the
+                               v0.5.13 tag already, the same code as 0.5.14's; modelled from
+                               0.5.14 with the draft's budget); before it gpusizer warns and
+                               leaves them out */
 };
 
 /* What the default fraction depends on beyond the release. */
