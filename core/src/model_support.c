@@ -51,14 +51,24 @@ struct support_row {
     "inference.engine_version " release " or later"
 
 /* registry.py _PREVIOUSLY_SUPPORTED_MODELS, which _raise_for_unsupported answers with "Model
- * architecture X was supported in vLLM until vN, and is not supported anymore"; none of these
- * classes has a transformers class the Transformers backend takes (remote code without the
- * attention interface, cross-attention, Mamba and lightning-attention layers). */
+ * architecture X was supported in vLLM until vN, and is not supported anymore" once the
+ * Transformers backend has not taken the class: it cannot take remote code without the
+ * attention interface (first-generation Qwen), Mamba or lightning-attention layers (Bamba,
+ * MiniMax-Text-01), nor, as the error users of 0.11 report shows, Llama 3.2 Vision's
+ * cross-attention. A removed class that backend may take is a row with `fallback`
+ * (VLLM_UNTIL_FALLBACK). */
 #define VLLM_UNTIL(what, last, removed, source)                                                \
     "vLLM removed " what " in " removed " (" source "): from that release the engine fails at " \
     "startup with 'Model architecture ... was supported in vLLM until v" last                   \
     ", and is not supported anymore' (registry.py _PREVIOUSLY_SUPPORTED_MODELS); name "         \
     "inference.engine_version " last " or earlier, or serve it with another engine"
+#define VLLM_UNTIL_FALLBACK(what, last, removed, source)                                           \
+    "vLLM removed " what " in " removed " (" source "): from that release it runs the class "      \
+    "only where its Transformers backend takes it (the installed transformers must support "       \
+    "its attention interface: _try_resolve_transformers), with memory gpusizer does not size, "    \
+    "and otherwise fails at startup with 'Model architecture ... was supported in vLLM until "     \
+    "v" last "' (registry.py _PREVIOUSLY_SUPPORTED_MODELS); name inference.engine_version " last   \
+    " or earlier"
 
 /* python/sglang/srt/model_loader/utils.py get_model_architecture: a class no model file's
  * EntryClass names goes to resolve_transformers_arch, which takes it only where transformers has
@@ -144,12 +154,12 @@ static const struct support_row rows[] = {
     {GS_ENGINE_VLLM, CLASSES("BambaForCausalLM"), 0, 0, 2400, false, false,
      VLLM_UNTIL("Bamba (BambaForCausalLM)", "0.23.0", "0.24.0", "PR #45990")},
     {GS_ENGINE_VLLM,
-     CLASSES("MiniMaxForCausalLM", "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM"), 0, 0,
-     2400, false, false,
+     CLASSES("MiniMaxForCausalLM", "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM"), 0, 0, 2400,
+     false, false,
      VLLM_UNTIL("MiniMax-Text-01 and MiniMax-M1 (MiniMaxText01ForCausalLM and its aliases)",
                 "0.23.0", "0.24.0", "PR #45993")},
-    {GS_ENGINE_VLLM, CLASSES("PersimmonForCausalLM"), 0, 0, 2600, false, false,
-     VLLM_UNTIL("Persimmon (PersimmonForCausalLM)", "0.25.0", "0.26.0", "PR #48096")},
+    {GS_ENGINE_VLLM, CLASSES("PersimmonForCausalLM"), 0, 0, 2600, true, false,
+     VLLM_UNTIL_FALLBACK("Persimmon (PersimmonForCausalLM)", "0.25.0", "0.26.0", "PR #48096")},
     /* vLLM: the release that registered the class (older classes, before 0.6.4, are not
      * listed: every release gpusizer models has them) */
     {GS_ENGINE_VLLM, CLASSES("NemotronHForCausalLM"), 0, 1101, 0, false, true,
@@ -212,8 +222,8 @@ static const struct support_row rows[] = {
     {GS_ENGINE_VLLM, CLASSES("Olmo3ForCausalLM"), 0, 1100, 0, true, false,
      VLLM_FROM("OLMo 3 (Olmo3ForCausalLM)", "0.11.0", "PR #24534")},
     {GS_ENGINE_VLLM,
-     CLASSES("Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"), 0, 1100,
-     0, true, false,
+     CLASSES("Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"), 0, 1100, 0,
+     true, false,
      VLLM_FROM("Qwen3-VL (Qwen3VLForConditionalGeneration, Qwen3VLMoeForConditionalGeneration)",
                "0.11.0", "PR #24727")},
     {GS_ENGINE_VLLM, CLASSES("DeepseekV32ForCausalLM"), 0, 1100, 0, true, false,
@@ -238,12 +248,11 @@ static const struct support_row rows[] = {
     {GS_ENGINE_VLLM, CLASSES("Gemma3ForConditionalGeneration"), 0, 800, 0, true, false,
      VLLM_FROM("Gemma 3's multimodal class (Gemma3ForConditionalGeneration)", "0.8.0",
                "PR #14660")},
-    {GS_ENGINE_VLLM,
-     CLASSES("Llama4ForConditionalGeneration"), 0, 803, 0, true, false,
+    {GS_ENGINE_VLLM, CLASSES("Llama4ForConditionalGeneration"), 0, 803, 0, true, false,
      VLLM_FROM("Llama 4 (Llama4ForConditionalGeneration)", "0.8.3", "PR #16113")},
     {GS_ENGINE_VLLM, CLASSES("Mistral3ForConditionalGeneration"), 0, 803, 0, true, false,
-     VLLM_FROM("Mistral Small 3.1's multimodal class (Mistral3ForConditionalGeneration)",
-               "0.8.3", "PR #15505")},
+     VLLM_FROM("Mistral Small 3.1's multimodal class (Mistral3ForConditionalGeneration)", "0.8.3",
+               "PR #15505")},
     {GS_ENGINE_VLLM, CLASSES("GraniteSpeechForConditionalGeneration"), 0, 805, 0, true, false,
      VLLM_FROM("Granite Speech (GraniteSpeechForConditionalGeneration)", "0.8.5", "PR #16246")},
     {GS_ENGINE_VLLM, CLASSES("Gemma3nForConditionalGeneration"), 0, 902, 0, true, false,
@@ -263,8 +272,8 @@ static const struct support_row rows[] = {
     {GS_ENGINE_VLLM, CLASSES("Glm4vMoeForConditionalGeneration"), 0, 1001, 0, true, false,
      VLLM_FROM("GLM-4.5V (Glm4vMoeForConditionalGeneration)", "0.10.1", "PR #22520")},
     {GS_ENGINE_VLLM, CLASSES("InternVLForConditionalGeneration"), 0, 1002, 0, true, false,
-     VLLM_FROM("InternVL's transformers-format class (InternVLForConditionalGeneration)",
-               "0.10.2", "PR #23742")},
+     VLLM_FROM("InternVL's transformers-format class (InternVLForConditionalGeneration)", "0.10.2",
+               "PR #23742")},
     {GS_ENGINE_VLLM, CLASSES("Ernie4_5_VLMoeForConditionalGeneration"), 0, 1002, 0, true, false,
      VLLM_FROM("ERNIE 4.5 VL (Ernie4_5_VLMoeForConditionalGeneration)", "0.10.2", "PR #22514")},
     {GS_ENGINE_VLLM, CLASSES("BailingMoeV2ForCausalLM"), 0, 1100, 0, true, false,
@@ -282,8 +291,8 @@ static const struct support_row rows[] = {
     {GS_ENGINE_VLLM, CLASSES("Qwen3ASRForConditionalGeneration"), 0, 1600, 0, true, false,
      VLLM_FROM("Qwen3-ASR (Qwen3ASRForConditionalGeneration)", "0.16.0", "PR #33312")},
     {GS_ENGINE_VLLM,
-     CLASSES("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"), 0, 1700,
-     0, true, false,
+     CLASSES("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"), 0, 1700, 0,
+     true, false,
      VLLM_FROM("Qwen3.5 (Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration)",
                "0.17.0", "PR #34110")},
     {GS_ENGINE_VLLM, CLASSES("BailingMoeV2_5ForCausalLM"), 0, 1700, 0, true, false,
@@ -300,15 +309,14 @@ static const struct support_row rows[] = {
     {GS_ENGINE_VLLM, CLASSES("Exaone4_5_ForConditionalGeneration"), 0, 2000, 0, true, false,
      VLLM_FROM("EXAONE 4.5 (Exaone4_5_ForConditionalGeneration)", "0.20.0", "PR #39388")},
     {GS_ENGINE_VLLM, CLASSES("Granite4VisionForConditionalGeneration"), 0, 2000, 0, true, false,
-     VLLM_FROM("Granite 4 Vision (Granite4VisionForConditionalGeneration)", "0.20.0",
-               "PR #40282")},
+     VLLM_FROM("Granite 4 Vision (Granite4VisionForConditionalGeneration)", "0.20.0", "PR #40282")},
     {GS_ENGINE_VLLM, CLASSES("QianfanOCRForConditionalGeneration"), 0, 2100, 0, true, false,
      VLLM_FROM("Qianfan-OCR (QianfanOCRForConditionalGeneration)", "0.21.0", "PR #40136")},
     {GS_ENGINE_VLLM, CLASSES("MiniCPMV4_6ForConditionalGeneration"), 0, 2100, 0, true, false,
      VLLM_FROM("MiniCPM-V 4.6 (MiniCPMV4_6ForConditionalGeneration)", "0.21.0", "PR #41254")},
     {GS_ENGINE_VLLM, CLASSES("MiniMaxM3SparseForConditionalGeneration"), 0, 2400, 0, true, false,
-     VLLM_FROM("MiniMax-M3's multimodal class (MiniMaxM3SparseForConditionalGeneration)",
-               "0.24.0", "PR #45381")},
+     VLLM_FROM("MiniMax-M3's multimodal class (MiniMaxM3SparseForConditionalGeneration)", "0.24.0",
+               "PR #45381")},
     {GS_ENGINE_VLLM, CLASSES("InklingForConditionalGeneration", "InklingForCausalLM"), 0, 2600, 0,
      true, false,
      VLLM_FROM("Inkling (InklingForConditionalGeneration, InklingForCausalLM)", "0.26.0",
@@ -344,7 +352,8 @@ static const struct support_row rows[] = {
      SGLANG_FROM("Cohere2ForCausalLM", "0.4.2", "PR #3018")},
     {GS_ENGINE_SGLANG, CLASSES("Qwen2_5_VLForConditionalGeneration"), 0, 404, 0, true, false,
      SGLANG_FROM("Qwen2_5_VLForConditionalGeneration", "0.4.4", "PR #3258")},
-    {GS_ENGINE_SGLANG, CLASSES("Gemma3ForCausalLM", "Gemma3ForConditionalGeneration"), 0, 405, 0, true, false,
+    {GS_ENGINE_SGLANG, CLASSES("Gemma3ForCausalLM", "Gemma3ForConditionalGeneration"), 0, 405, 0,
+     true, false,
      SGLANG_FROM("Gemma3ForCausalLM, Gemma3ForConditionalGeneration", "0.4.5", "PR #4424")},
     {GS_ENGINE_SGLANG, CLASSES("Llama4ForConditionalGeneration"), 0, 405, 0, true, false,
      SGLANG_FROM("Llama4ForConditionalGeneration", "0.4.5", "PR #5092")},
@@ -360,7 +369,8 @@ static const struct support_row rows[] = {
      SGLANG_FROM("MiMoForCausalLM", "0.4.7", "PR #5921")},
     {GS_ENGINE_SGLANG, CLASSES("Glm4ForCausalLM"), 0, 408, 0, true, false,
      SGLANG_FROM("Glm4ForCausalLM", "0.4.8", "PR #5485")},
-    {GS_ENGINE_SGLANG, CLASSES("Gemma3nForConditionalGeneration", "Gemma3nForCausalLM"), 0, 409, 0, true, false,
+    {GS_ENGINE_SGLANG, CLASSES("Gemma3nForConditionalGeneration", "Gemma3nForCausalLM"), 0, 409, 0,
+     true, false,
      SGLANG_FROM("Gemma3nForConditionalGeneration, Gemma3nForCausalLM", "0.4.9", "PR #7541")},
     {GS_ENGINE_SGLANG, CLASSES("HunYuanMoEV1ForCausalLM"), 0, 409, 0, true, false,
      SGLANG_FROM("HunYuanMoEV1ForCausalLM", "0.4.9", "PR #7549")},
@@ -378,8 +388,10 @@ static const struct support_row rows[] = {
      SGLANG_FROM("Glm4MoeForCausalLM", "0.4.10", "PR #8224")},
     {GS_ENGINE_SGLANG, CLASSES("Ernie4_5_MoeForCausalLM"), 0, 501, 0, true, false,
      SGLANG_FROM("Ernie4_5_MoeForCausalLM", "0.5.1", "PR #7657")},
-    {GS_ENGINE_SGLANG, CLASSES("Glm4vForConditionalGeneration", "Glm4vMoeForConditionalGeneration"), 0, 501, 0, true, false,
-     SGLANG_FROM("Glm4vForConditionalGeneration, Glm4vMoeForConditionalGeneration", "0.5.1", "PR #8798")},
+    {GS_ENGINE_SGLANG, CLASSES("Glm4vForConditionalGeneration", "Glm4vMoeForConditionalGeneration"),
+     0, 501, 0, true, false,
+     SGLANG_FROM("Glm4vForConditionalGeneration, Glm4vMoeForConditionalGeneration", "0.5.1",
+                 "PR #8798")},
     {GS_ENGINE_SGLANG, CLASSES("GptOssForCausalLM"), 0, 501, 0, true, false,
      SGLANG_FROM("GptOssForCausalLM", "0.5.1", "PR #8824")},
     {GS_ENGINE_SGLANG, CLASSES("DeciLMForCausalLM"), 0, 501, 0, true, false,
@@ -390,8 +402,11 @@ static const struct support_row rows[] = {
      SGLANG_FROM("Qwen3NextForCausalLM", "0.5.2", "PR #10233")},
     {GS_ENGINE_SGLANG, CLASSES("LongcatFlashForCausalLM"), 0, 502, 0, true, false,
      SGLANG_FROM("LongcatFlashForCausalLM", "0.5.2", "PR #9824")},
-    {GS_ENGINE_SGLANG, CLASSES("Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"), 0, 503, 0, true, false,
-     SGLANG_FROM("Qwen3VLForConditionalGeneration, Qwen3VLMoeForConditionalGeneration", "0.5.3", "PR #10323")},
+    {GS_ENGINE_SGLANG,
+     CLASSES("Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"), 0, 503, 0,
+     true, false,
+     SGLANG_FROM("Qwen3VLForConditionalGeneration, Qwen3VLMoeForConditionalGeneration", "0.5.3",
+                 "PR #10323")},
     {GS_ENGINE_SGLANG, CLASSES("BailingMoeV2ForCausalLM"), 0, 503, 0, true, false,
      SGLANG_FROM("BailingMoeV2ForCausalLM", "0.5.3", "PR #10359")},
     {GS_ENGINE_SGLANG, CLASSES("Starcoder2ForCausalLM"), 0, 503, 0, true, false,
@@ -440,8 +455,11 @@ static const struct support_row rows[] = {
      SGLANG_FROM("GraniteMoeHybridForCausalLM", "0.5.9", "PR #18040")},
     {GS_ENGINE_SGLANG, CLASSES("Step3p5ForCausalLM"), 0, 509, 0, true, false,
      SGLANG_FROM("Step3p5ForCausalLM", "0.5.9", "PR #18084")},
-    {GS_ENGINE_SGLANG, CLASSES("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"), 0, 509, 0, true, false,
-     SGLANG_FROM("Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration", "0.5.9", "PR #18489")},
+    {GS_ENGINE_SGLANG,
+     CLASSES("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"), 0, 509, 0,
+     true, false,
+     SGLANG_FROM("Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration", "0.5.9",
+                 "PR #18489")},
     {GS_ENGINE_SGLANG, CLASSES("GlmMoeDsaForCausalLM"), 0, 509, 0, true, false,
      SGLANG_FROM("GlmMoeDsaForCausalLM", "0.5.9", "PR #18521")},
     {GS_ENGINE_SGLANG, CLASSES("BailingMoeV2_5ForCausalLM"), 0, 509, 0, true, false,
@@ -456,7 +474,8 @@ static const struct support_row rows[] = {
      SGLANG_FROM("Lfm2VlForConditionalGeneration", "0.5.10", "PR #21230")},
     {GS_ENGINE_SGLANG, CLASSES("VoxtralForConditionalGeneration"), 0, 511, 0, true, false,
      SGLANG_FROM("VoxtralForConditionalGeneration", "0.5.11", "PR #21635")},
-    {GS_ENGINE_SGLANG, CLASSES("Gemma4ForConditionalGeneration", "Gemma4ForCausalLM"), 0, 511, 0, true, false,
+    {GS_ENGINE_SGLANG, CLASSES("Gemma4ForConditionalGeneration", "Gemma4ForCausalLM"), 0, 511, 0,
+     true, false,
      SGLANG_FROM("Gemma4ForConditionalGeneration, Gemma4ForCausalLM", "0.5.11", "PR #21952")},
     {GS_ENGINE_SGLANG, CLASSES("Qwen3ASRForConditionalGeneration"), 0, 511, 0, true, false,
      SGLANG_FROM("Qwen3ASRForConditionalGeneration", "0.5.11", "PR #22073")},
@@ -476,8 +495,11 @@ static const struct support_row rows[] = {
      SGLANG_FROM("Cohere2MoeForCausalLM", "0.5.13", "PR #26106")},
     {GS_ENGINE_SGLANG, CLASSES("Step3p7ForConditionalGeneration"), 0, 513, 0, true, false,
      SGLANG_FROM("Step3p7ForConditionalGeneration", "0.5.13", "PR #26565")},
-    {GS_ENGINE_SGLANG, CLASSES("Gemma4UnifiedForConditionalGeneration", "Gemma4UnifiedAssistantForCausalLM"), 0, 513, 0, true, false,
-     SGLANG_FROM("Gemma4UnifiedForConditionalGeneration, Gemma4UnifiedAssistantForCausalLM", "0.5.13", "PR #27167")},
+    {GS_ENGINE_SGLANG,
+     CLASSES("Gemma4UnifiedForConditionalGeneration", "Gemma4UnifiedAssistantForCausalLM"), 0, 513,
+     0, true, false,
+     SGLANG_FROM("Gemma4UnifiedForConditionalGeneration, Gemma4UnifiedAssistantForCausalLM",
+                 "0.5.13", "PR #27167")},
     {GS_ENGINE_SGLANG, CLASSES("ZayaForCausalLM"), 0, 514, 0, true, false,
      SGLANG_FROM("ZayaForCausalLM", "0.5.14", "PR #26347")},
     {GS_ENGINE_SGLANG, CLASSES("HrmTextForCausalLM"), 0, 515, 0, true, false,
@@ -488,8 +510,8 @@ static const struct support_row rows[] = {
      SGLANG_FROM("MiniMaxM3SparseForConditionalGeneration", "0.5.16", "PR #28715")},
     {GS_ENGINE_SGLANG, CLASSES("InklingForConditionalGeneration"), 0, 516, 0, true, false,
      SGLANG_FROM("InklingForConditionalGeneration", "0.5.16", "PR #31681")},
-    {GS_ENGINE_SGLANG, CLASSES("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"), 0, 517, 0, true, false,
-     SGLANG_FROM("Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM", "0.5.17", "PR #32401")},
+    {GS_ENGINE_SGLANG, CLASSES("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"), 0, 517, 0, true,
+     false, SGLANG_FROM("Qwen3_5ForCausalLM, Qwen3_5MoeForCausalLM", "0.5.17", "PR #32401")},
     {GS_ENGINE_SGLANG, CLASSES("KimiK3ForConditionalGeneration"), 0, 517, 0, true, false,
      SGLANG_FROM("KimiK3ForConditionalGeneration", "0.5.17", "PR #32541")},
     {GS_ENGINE_SGLANG, CLASSES("MuseGlimmerForConditionalGeneration"), 0, 518, 0, true, false,
@@ -508,8 +530,8 @@ static const struct support_row rows[] = {
      10000, 10100, 0, false, false,
      TRTLLM_FROM("Qwen3-Next, Qwen3-VL and StarCoder2", "1.1",
                  "none of them in 1.0's support matrix; the 1.1 and 1.2 release notes")},
-    {GS_ENGINE_TENSORRT_LLM, CLASSES("Glm4MoeForCausalLM", "DeepseekV32ForCausalLM"), 10000,
-     10200, 0, false, false,
+    {GS_ENGINE_TENSORRT_LLM, CLASSES("Glm4MoeForCausalLM", "DeepseekV32ForCausalLM"), 10000, 10200,
+     0, false, false,
      TRTLLM_FROM("GLM-4.5 and DeepSeek-V3.2", "1.2", "release notes 1.2: PR #8256, #8943")},
     {GS_ENGINE_TENSORRT_LLM,
      CLASSES("Cohere2ForCausalLM", "MiniMaxM2ForCausalLM", "GlmMoeDsaForCausalLM",
@@ -524,7 +546,8 @@ static const struct support_row rows[] = {
      10000, 10300, 0, false, false,
      TRTLLM_FROM("Command A, MiniMax-M2, GLM-5, Kimi K2.5, DeepSeek-V4, AFMoE, Qwen3.5, Gemma 4 "
                  "and the 2026 models after them",
-                 "1.3", "the 1.3 release candidates' notes: PRs #11505, #10532, #11990, #11777, "
+                 "1.3",
+                 "the 1.3 release candidates' notes: PRs #11505, #10532, #11990, #11777, "
                  "#12242; the rest published after 1.2")},
 };
 

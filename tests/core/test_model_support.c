@@ -62,6 +62,14 @@ static void test_vllm_never_and_removed(void **state)
                            "was supported in vLLM until v0.10.2"));
     /* SGLang keeps it (mllama.py's EntryClass in every release read) */
     assert_int_equal(support(GS_ENGINE_SGLANG, &mllama, 0), 0);
+    /* Persimmon, removed in 0.26.0 (PR #48096), is a transformers class the Transformers
+     * backend may take: a warning, not a refusal */
+    const struct gs_arch persimmon =
+        fixture_arch("{\"architectures\":[\"PersimmonForCausalLM\"],\"model_type\":\"persimmon\","
+                     "\"hidden_size\":4096,\"intermediate_size\":16384,\"num_attention_heads\":64,"
+                     "\"num_hidden_layers\":36,\"vocab_size\":262144}");
+    assert_int_equal(support(GS_ENGINE_VLLM, &persimmon, 2501), 0);
+    assert_int_equal(support(GS_ENGINE_VLLM, &persimmon, 2600), 1);
 }
 
 /* Before the release that registered the class: an attention-only model may still run through

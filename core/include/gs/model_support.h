@@ -9,10 +9,11 @@
  * fails at startup whatever the memory: gs_inference_compute answers "does not start" with the
  * reason as the binding (gs_inference_result.engine_refusal), so a plan search rejects the
  * layout as unsupported_by_engine. Where a generic backend may still take it (vLLM and SGLang
- * before the release that registered the class), the estimate stands, with the warning
- * model_not_in_release. Classes not listed load on every release gpusizer models; the table,
- * its sources and how each release was established are in core/src/model_support.c and
- * docs/engines.md ("Which releases load the model").
+ * before the release that registered the class, or after vLLM removed it, for a model whose
+ * every layer attends), the estimate stands, with the warning model_not_in_release. Classes not
+ * listed load on every release gpusizer models; the table, its sources and how each release was
+ * established are in core/src/model_support.c and docs/engines.md ("Which releases load the
+ * model").
  */
 #ifndef GS_MODEL_SUPPORT_H
 #define GS_MODEL_SUPPORT_H
