@@ -3,8 +3,11 @@
  *
  * How each release was established (docs/engines.md, "Which releases load the model"):
  * - vLLM: the registry (vllm/model_executor/models/registry.py) at each final tag up to
- *   v0.10.1.1, then the newest main commit each release branch holds; rows whose commit fell
- *   within days of a release cut, where a cherry-pick could move them, are left out.
+ *   v0.10.1.1, then the newest main commit each release branch holds, and the merge dates
+ *   between them; a row names the first release whose cut could follow the merge, so an
+ *   uncertain cut errs towards an earlier release (no warning where one was due, never one
+ *   where none is), and rows a launch-day cherry-pick could move earlier (MiMo-V2-Flash, merged
+ *   the day of 0.13.0) are left out.
  * - SGLang: the EntryClass of the model files in python/sglang/srt/models at every v0.4.x and
  *   v0.5.x tag through v0.5.18 (the last read).
  * - TensorRT-LLM: MODEL_ARCH_TO_MODULE in tensorrt_llm/_torch/models/_arch_index.py (a test,
@@ -284,8 +287,6 @@ static const struct support_row rows[] = {
      VLLM_FROM("DeepSeek-OCR (DeepseekOCRForCausalLM)", "0.11.1", "PR #27247")},
     {GS_ENGINE_VLLM, CLASSES("HunYuanVLForConditionalGeneration"), 0, 1200, 0, true, false,
      VLLM_FROM("HunyuanOCR (HunYuanVLForConditionalGeneration)", "0.12.0", "PR #29327")},
-    {GS_ENGINE_VLLM, CLASSES("MiMoV2FlashForCausalLM"), 0, 1400, 0, true, false,
-     VLLM_FROM("MiMo-V2-Flash (MiMoV2FlashForCausalLM)", "0.14.0", "PR #30836")},
     {GS_ENGINE_VLLM, CLASSES("Lfm2VlForConditionalGeneration"), 0, 1400, 0, true, false,
      VLLM_FROM("LFM2-VL (Lfm2VlForConditionalGeneration)", "0.14.0", "PR #31758")},
     {GS_ENGINE_VLLM, CLASSES("Qwen3ASRForConditionalGeneration"), 0, 1600, 0, true, false,
