@@ -7,7 +7,7 @@
  *   between them; a row names the first release whose cut could follow the merge, so an
  *   uncertain cut errs towards an earlier release (no warning where one was due, never one
  *   where none is), and rows a launch-day cherry-pick could move earlier (MiMo-V2-Flash, merged
- *   the day of 0.13.0) are left out.
+ *   2025-12-19, days after 0.13.0's cut) are left out.
  * - SGLang: the EntryClass of the model files in python/sglang/srt/models at every v0.4.x and
  *   v0.5.x tag through v0.5.18 (the last read).
  * - TensorRT-LLM: MODEL_ARCH_TO_MODULE in tensorrt_llm/_torch/models/_arch_index.py (a test,
