@@ -50,7 +50,9 @@ static const struct gs_sglang_release releases[] = {
      "(piecewise_cuda_graph_tokens up to chunked_prefill_size: 58 to 8,192), 1.5 GiB for an MLA "
      "model, none on ROCm; hybrids' Mamba / linear-attention states in a pool of their own, "
      "mamba_full_memory_ratio / (1 + ratio) of the budget, 0.9 by default (PR #11679, "
-     "2025-10-15; kv_cache_configurator.py _handle_max_mamba_cache)",
+     "2025-10-15; kv_cache_configurator.py _handle_max_mamba_cache) - the split is in the "
+     "v0.5.4 tag already (PR #11214), with other slot and draft rules until 0.5.13, which "
+     "gpusizer applies from this row (docs/engines.md)",
      true, false, true, false, true, false, false},
     {514, "0.5.14", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.10, and a speculative draft budgeted inside mem_fraction_static: PR #23862 "
@@ -59,8 +61,8 @@ static const struct gs_sglang_release releases[] = {
      "weights in --mem-fraction-static\"); kv_cache_configurator.py _profile_available_bytes, "
      "pool_configurator.py (the cell x (1 + draft layers / layers)); on hybrids the draft's "
      "intermediate states, speculative_num_draft_tokens a running request, solved with the "
-     "state pool (_handle_max_mamba_cache's joint solve, in the configurator of May 2026); "
-     "both first in the v0.5.14 tag",
+     "state pool (_handle_max_mamba_cache's joint solve, in the v0.5.13 tag already); the two "
+     "PRs first in the v0.5.14 tag",
      true, false, true, true, true, false, true},
     {517, "0.5.17", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.14, and the state pool's padding slot in the budget solve (PR #32184, merged "
