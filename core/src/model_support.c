@@ -6,8 +6,9 @@
  *   v0.10.1.1, then the newest main commit each release branch holds, and the merge dates
  *   between them; a row names the first release whose cut could follow the merge, so an
  *   uncertain cut errs towards an earlier release (no warning where one was due, never one
- *   where none is), and rows a launch-day cherry-pick could move earlier (MiMo-V2-Flash, merged
- *   2025-12-19, days after 0.13.0's cut) are left out.
+ *   where none is); rows a launch-day cherry-pick could move earlier (MiMo-V2-Flash, merged
+ *   2025-12-19, days after 0.13.0's cut) or whose previous release's cut is not known to
+ *   precede the merge (Qwen3-ASR, Qianfan-OCR, MiniCPM-V 4.6, Mellum) are left out.
  * - SGLang: the EntryClass of the model files in python/sglang/srt/models at every v0.4.x and
  *   v0.5.x tag through v0.5.18 (the last read).
  * - TensorRT-LLM: MODEL_ARCH_TO_MODULE in tensorrt_llm/_torch/models/_arch_index.py (a test,
@@ -239,8 +240,6 @@ static const struct support_row rows[] = {
      VLLM_FROM("LFM2-MoE (Lfm2MoeForCausalLM)", "0.11.1", "PR #26344")},
     {GS_ENGINE_VLLM, CLASSES("GlmMoeDsaForCausalLM"), 0, 1600, 0, true, false,
      VLLM_FROM("GLM-5 (GlmMoeDsaForCausalLM)", "0.16.0", "PR #34124")},
-    {GS_ENGINE_VLLM, CLASSES("MellumForCausalLM"), 0, 2300, 0, true, false,
-     VLLM_FROM("Mellum (MellumForCausalLM)", "0.23.0", "PR #43992")},
     {GS_ENGINE_VLLM, CLASSES("HrmTextForCausalLM"), 0, 2400, 0, true, false,
      VLLM_FROM("HRM-Text (HrmTextForCausalLM)", "0.24.0", "PR #43098")},
     {GS_ENGINE_VLLM, CLASSES("WhisperForConditionalGeneration"), 0, 700, 0, true, false,
@@ -289,8 +288,6 @@ static const struct support_row rows[] = {
      VLLM_FROM("HunyuanOCR (HunYuanVLForConditionalGeneration)", "0.12.0", "PR #29327")},
     {GS_ENGINE_VLLM, CLASSES("Lfm2VlForConditionalGeneration"), 0, 1400, 0, true, false,
      VLLM_FROM("LFM2-VL (Lfm2VlForConditionalGeneration)", "0.14.0", "PR #31758")},
-    {GS_ENGINE_VLLM, CLASSES("Qwen3ASRForConditionalGeneration"), 0, 1600, 0, true, false,
-     VLLM_FROM("Qwen3-ASR (Qwen3ASRForConditionalGeneration)", "0.16.0", "PR #33312")},
     {GS_ENGINE_VLLM,
      CLASSES("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"), 0, 1700, 0,
      true, false,
@@ -311,10 +308,6 @@ static const struct support_row rows[] = {
      VLLM_FROM("EXAONE 4.5 (Exaone4_5_ForConditionalGeneration)", "0.20.0", "PR #39388")},
     {GS_ENGINE_VLLM, CLASSES("Granite4VisionForConditionalGeneration"), 0, 2000, 0, true, false,
      VLLM_FROM("Granite 4 Vision (Granite4VisionForConditionalGeneration)", "0.20.0", "PR #40282")},
-    {GS_ENGINE_VLLM, CLASSES("QianfanOCRForConditionalGeneration"), 0, 2100, 0, true, false,
-     VLLM_FROM("Qianfan-OCR (QianfanOCRForConditionalGeneration)", "0.21.0", "PR #40136")},
-    {GS_ENGINE_VLLM, CLASSES("MiniCPMV4_6ForConditionalGeneration"), 0, 2100, 0, true, false,
-     VLLM_FROM("MiniCPM-V 4.6 (MiniCPMV4_6ForConditionalGeneration)", "0.21.0", "PR #41254")},
     {GS_ENGINE_VLLM, CLASSES("MiniMaxM3SparseForConditionalGeneration"), 0, 2400, 0, true, false,
      VLLM_FROM("MiniMax-M3's multimodal class (MiniMaxM3SparseForConditionalGeneration)", "0.24.0",
                "PR #45381")},
