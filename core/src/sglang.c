@@ -20,30 +20,35 @@ static const struct gs_sglang_release releases[] = {
      "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
      "which depends on the tensor parallelism size\"); SGLang 0.4.3 logs mem_fraction_static=0.85 "
      "at TP 4",
-     false, false, false, false, false, false, false},
+     false, false, false, false, false, false, false, false},
     {403, "0.4.3", GS_SGLANG_RULE_TENSOR, 4,
      "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel rope\" "
      "(merged 2025-01-28, first in the v0.4.3 tag): layers/rotary_embedding.py keeps "
      "cos_sin_cache in fp32 on CUDA",
-     false, false, false, false, false, false, false},
+     false, false, false, false, false, false, false, false},
+    {405, "0.4.5", GS_SGLANG_RULE_TENSOR, 4,
+     "as 0.4.3, and speculative decoding (EAGLE, EAGLE-3, NEXTN) runs at most 48 requests where "
+     "--max-running-requests is not given (sglang PR #4908 \"Support page size > 1 + eagle\", "
+     "first in the v0.4.5 tag: server_args.py __post_init__)",
+     false, false, false, false, false, false, false, true},
     {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS, 4,
      "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" (merged "
      "2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU class and "
      "tp_size x pp_size",
-     false, false, false, false, false, false, false},
+     false, false, false, false, false, false, false, true},
     {501, "0.5.1", GS_SGLANG_RULE_GPU_CLASS, 4,
      "as 0.4.7, and fp8 linears on Marlin's weight-only kernel on GPUs of compute capability "
      "8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged 2025-08-19, first in "
      "the v0.5.1 tag: quantization/fp8_utils.py can_auto_enable_marlin_fp8; "
      "marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
-     false, false, true, false, false, false, false},
+     false, false, true, false, false, false, false, true},
     {503, "0.5.3", GS_SGLANG_RULE_RESERVE, 4,
      "sglang PR #10975 \"Use more general heuristics to set the default value of "
      "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
      "verl PR #3613): server_args._handle_gpu_memory_settings; the same tiers and terms at "
      "0.5.16 but for the prefill graphs (NVIDIA aiconfigurator sglang_backend.py, "
      "derive_sglang_mem_fraction_static, mirrors server_args.py @0.5.16 without them)",
-     false, false, true, false, false, false, false},
+     false, false, true, false, false, false, false, true},
     {510, "0.5.10", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.3, and piecewise CUDA graphs on by default (PR #16331, in the 0.5.10 release "
      "notes): server_args reserve_for_graph_mb adds 8 MiB per prefill capture size "
@@ -53,7 +58,7 @@ static const struct gs_sglang_release releases[] = {
      "2025-10-15; kv_cache_configurator.py _handle_max_mamba_cache) - the split is in the "
      "v0.5.4 tag already (PR #11214), with other slot and draft rules until 0.5.13, which "
      "gpusizer applies from this row (docs/engines.md)",
-     true, false, true, false, true, false, false},
+     true, false, true, false, true, false, false, true},
     {514, "0.5.14", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.10, and a speculative draft budgeted inside mem_fraction_static: PR #23862 "
      "(opened 2026-04-27: \"Remove the 4 GB / 6 GB heuristic reservation\", the target's "
@@ -63,17 +68,17 @@ static const struct gs_sglang_release releases[] = {
      "intermediate states, speculative_num_draft_tokens a running request, solved with the "
      "state pool (_handle_max_mamba_cache's joint solve, in the v0.5.13 tag already); the two "
      "PRs first in the v0.5.14 tag",
-     true, false, true, true, true, false, true},
+     true, false, true, true, true, false, true, true},
     {517, "0.5.17", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.14, and the state pool's padding slot in the budget solve (PR #32184, merged "
      "2026-07-23, first in the v0.5.17 tag: kv_cache_configurator.py _handle_max_mamba_cache "
      "reserves max_mamba_cache_size + 1 slots)",
-     true, false, true, true, true, true, true},
+     true, false, true, true, true, true, true, true},
     {520, "0.5.20", GS_SGLANG_RULE_RESERVE, 4,
      "as 0.5.14, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
      "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about 2026-09-04; "
      "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings)",
-     true, true, true, true, true, true, true},
+     true, true, true, true, true, true, true, true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -282,7 +287,8 @@ static void sglang_defaults(const struct gs_inference_input *in, struct gs_infer
     /* max_num_seqs names --max-running-requests; without it SGLang's own bound
      * (resolve_max_num_reqs: at least 2,048, at most tokens / 2) is no tighter than the cache,
      * and gpusizer keeps the batch defaults above for the activation profile it shows */
-    if (c->spec_method != GS_SPEC_NONE || c->max_num_seqs) {
+    if ((c->spec_method != GS_SPEC_NONE && out->sglang_release->spec_running_cap) ||
+        c->max_num_seqs) {
         out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : SPEC_RUNNING_REQUESTS;
         out->seqs_cap = "the batch is larger than max_num_seqs (SGLang's "
                         "--max-running-requests, 48 by default under speculative decoding), so "
@@ -562,7 +568,8 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                 "speculative_num_draft_tokens a running request, from the pool before it is "
                 "split; gpusizer has not read this release's rule for them, so the pool here is "
                 "larger by that much");
-    if (c->spec_method != GS_SPEC_NONE && !c->max_num_seqs && n->assume_value)
+    if (c->spec_method != GS_SPEC_NONE && !c->max_num_seqs && r->sglang_release->spec_running_cap &&
+        n->assume_value)
         n->assume_value(n->ctx, "max_running_requests", r->max_num_seqs,
                         "SGLang under speculative decoding runs at most 48 requests at a time "
                         "unless --max-running-requests (max_num_seqs) says otherwise",

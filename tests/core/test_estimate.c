@@ -1549,6 +1549,20 @@ static void test_sglang_spec_states(void **state)
     w.serving.engine.spec_method = GS_SPEC_NONE;
     assert_int_equal(gs_estimate_compute(&lm, &w, &e, NULL), GS_OK);
     assert_false(estimate_warned(&e, "batch_exceeds_max_num_seqs"));
+    /* the bound came with PR #4908 (first in the v0.4.5 tag) for EAGLE: 0.4.4 set none */
+    const struct gs_arch head = fixture_llama(4096, 1, 32, 8, 14336, 128256, false);
+    const struct gs_draft eagle = {&head, GS_WF_BF16, 0, 32000, 0};
+    w.serving.engine.spec_method = GS_SPEC_EAGLE;
+    w.serving.draft = &eagle;
+    w.serving.engine.version = 404;
+    assert_int_equal(gs_estimate_compute(&lm, &w, &e, NULL), GS_OK);
+    assert_int_not_equal(r->max_num_seqs, 48);
+    assert_false(estimate_warned(&e, "batch_exceeds_max_num_seqs"));
+    w.serving.engine.version = 405;
+    assert_int_equal(gs_estimate_compute(&lm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->max_num_seqs, 48);
+    assert_true(estimate_warned(&e, "batch_exceeds_max_num_seqs"));
+    w.serving.draft = NULL;
 }
 
 /* SGLang's state-pool knobs (kv_cache_configurator.py _handle_max_mamba_cache,

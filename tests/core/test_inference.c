@@ -408,8 +408,11 @@ static void test_sglang_fraction_0_4_0(void **state)
     assert_ptr_equal(gs_sglang_release_for(402), r);
     /* 0.4.3 keeps the rule; only its rotary tables turn fp32 (PR #3169, sgl_kernel rope) */
     const struct gs_sglang_release *r3 = gs_sglang_release_for(403);
-    assert_ptr_equal(gs_sglang_release_for(406), r3);
+    assert_ptr_equal(gs_sglang_release_for(404), r3);
     assert_int_equal(r3->rule, GS_SGLANG_RULE_TENSOR);
+    /* 0.4.5 keeps both; it adds the 48-request bound under speculative decoding (PR #4908) */
+    assert_int_equal(gs_sglang_release_for(406)->rule, GS_SGLANG_RULE_TENSOR);
+    assert_int_equal(gs_sglang_release_for(406)->rope_element_bytes, 4);
     assert_int_equal(r->rope_element_bytes, 0);
     assert_int_equal(r3->rope_element_bytes, 4);
     assert_int_equal(gs_sglang_release_for(0)->rope_element_bytes, 4);

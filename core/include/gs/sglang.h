@@ -100,6 +100,10 @@ struct gs_sglang_release {
                                v0.5.13 tag already, the same code as 0.5.14's; modelled from
                                0.5.14 with the draft's budget); before it gpusizer warns and
                                leaves them out */
+    bool spec_running_cap;  /* speculative decoding runs at most 48 requests where the request
+                               names no --max-running-requests (PR #4908, first in the v0.4.5
+                               tag, for EAGLE, EAGLE-3 and NEXTN; NGRAM and STANDALONE set it
+                               from their first releases) */
 };
 
 /* What the default fraction depends on beyond the release. */
