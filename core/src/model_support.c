@@ -20,10 +20,10 @@
 #include "gs/model_support.h"
 
 #include <stddef.h>
-#include <string.h>
 
 #define NEVER UINT32_MAX /* no release registers it */
 #define NEWEST (UINT32_MAX - 1)
+#define TRTLLM_PYTORCH 10000 /* 1.0: trtllm-serve's default becomes the PyTorch backend */
 
 /* The releases of `engine` in [from, until) register `classes` (until 0: every later one);
  * the row speaks only for releases from `scope` on (TensorRT-LLM's PyTorch backend, the
@@ -41,18 +41,26 @@ struct support_row {
 
 #define CLASSES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
+/* A class an engine registers from `release`; before it the engine's Transformers backend
+ * (`resolver`) takes the class only where the installed transformers has it (or the config's
+ * auto_map names remote code) and supports its attention interface, else startup fails. */
+#define REGISTERED_FROM(engine, what, release, registry, source, resolver)                         \
+    engine                                                                                         \
+        " registers " what " from " release " (" registry source                                   \
+        "); an earlier release runs it only where its Transformers backend takes the class (the "  \
+        "installed transformers must have it and support its attention interface, and the model "  \
+        "have no Mamba or linear-attention layers, whose state that backend does not "             \
+        "keep: " resolver                                                                          \
+        "), with memory gpusizer does not size, and otherwise fails at startup with "              \
+        "'Model architectures [...] are not supported for now'; name "                             \
+        "inference.engine_version " release " or later"
+
 /* vllm/model_executor/models/registry.py ModelRegistry.inspect_model_cls: a class not in the
- * registry goes to _try_resolve_transformers, which takes it only where the installed
- * transformers has the class (or the config's auto_map names remote code) and
- * is_backend_compatible() (transformers' attention interface); else _raise_for_unsupported. */
-#define VLLM_FROM(what, release, source)                                                       \
-    "vLLM registers " what " from " release " (vllm/model_executor/models/registry.py, " source \
-    "); an earlier release runs it only where its Transformers backend takes the class (the "  \
-    "installed transformers must have it and support its attention interface, and the model " \
-    "have no Mamba or linear-attention layers, whose state that backend does not keep: "       \
-    "_try_resolve_transformers), with memory gpusizer does not size, and otherwise fails at "  \
-    "startup with 'Model architectures [...] are not supported for now'; name "                \
-    "inference.engine_version " release " or later"
+ * registry goes to _try_resolve_transformers (is_backend_compatible(): transformers' attention
+ * interface); else _raise_for_unsupported. */
+#define VLLM_FROM(what, release, source)                                                           \
+    REGISTERED_FROM("vLLM", what, release, "vllm/model_executor/models/registry.py, ", source,     \
+                    "_try_resolve_transformers")
 
 /* registry.py _PREVIOUSLY_SUPPORTED_MODELS, which _raise_for_unsupported answers with "Model
  * architecture X was supported in vLLM until vN, and is not supported anymore" once the
@@ -75,17 +83,11 @@ struct support_row {
     " or earlier"
 
 /* python/sglang/srt/model_loader/utils.py get_model_architecture: a class no model file's
- * EntryClass names goes to resolve_transformers_arch, which takes it only where transformers has
- * the class (or the config's auto_map names remote code) and it supports the attention
- * interface; else "Model architectures [...] are not supported for now". */
-#define SGLANG_FROM(what, release, source)                                                     \
-    "SGLang registers " what " from " release " (python/sglang/srt/models, EntryClass; " source \
-    "); an earlier release runs it only where its Transformers backend takes the class (the "  \
-    "installed transformers must have it and support its attention interface, and the model " \
-    "have no Mamba or linear-attention layers, whose state that backend does not keep: "       \
-    "resolve_transformers_arch), with memory gpusizer does not size, and otherwise fails at "  \
-    "startup with 'Model architectures [...] are not supported for now'; name "                \
-    "inference.engine_version " release " or later"
+ * EntryClass names goes to resolve_transformers_arch; else "Model architectures [...] are not
+ * supported for now". */
+#define SGLANG_FROM(what, release, source)                                                         \
+    REGISTERED_FROM("SGLang", what, release, "python/sglang/srt/models, EntryClass; ", source,     \
+                    "resolve_transformers_arch")
 
 /* tensorrt_llm/_torch/models/modeling_auto.py AutoModelForCausalLM: _resolve_class rewrites
  * only EAGLE-3 and MTP draft classes, then looks architectures[0] up in MODEL_CLASS_MAPPING;
@@ -515,17 +517,17 @@ static const struct support_row rows[] = {
     {GS_ENGINE_TENSORRT_LLM,
      CLASSES("GptOssForCausalLM", "SeedOssForCausalLM", "HunYuanDenseV1ForCausalLM",
              "HunYuanMoEV1ForCausalLM"),
-     10000, 10100, 0, false, false,
+     TRTLLM_PYTORCH, 10100, 0, false, false,
      TRTLLM_FROM("gpt-oss, Seed-OSS and the Hunyuan models", "1.1",
                  "release notes 1.1: PRs #6645, #7496, #7081")},
     {GS_ENGINE_TENSORRT_LLM,
      CLASSES("Qwen3NextForCausalLM", "Qwen3VLForConditionalGeneration",
              "Qwen3VLMoeForConditionalGeneration", "Starcoder2ForCausalLM"),
-     10000, 10100, 0, false, false,
+     TRTLLM_PYTORCH, 10100, 0, false, false,
      TRTLLM_FROM("Qwen3-Next, Qwen3-VL and StarCoder2", "1.1",
                  "none of them in 1.0's support matrix; the 1.1 and 1.2 release notes")},
-    {GS_ENGINE_TENSORRT_LLM, CLASSES("Glm4MoeForCausalLM", "DeepseekV32ForCausalLM"), 10000, 10200,
-     0, false, false,
+    {GS_ENGINE_TENSORRT_LLM, CLASSES("Glm4MoeForCausalLM", "DeepseekV32ForCausalLM"),
+     TRTLLM_PYTORCH, 10200, 0, false, false,
      TRTLLM_FROM("GLM-4.5 and DeepSeek-V3.2", "1.2", "release notes 1.2: PR #8256, #8943")},
     {GS_ENGINE_TENSORRT_LLM,
      CLASSES("Cohere2ForCausalLM", "MiniMaxM2ForCausalLM", "GlmMoeDsaForCausalLM",
@@ -537,7 +539,7 @@ static const struct support_row rows[] = {
              "Step3p7ForConditionalGeneration", "MiniCPMV4_6ForConditionalGeneration",
              "Cosmos3ForConditionalGeneration", "Exaone4_5_ForConditionalGeneration",
              "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"),
-     10000, 10300, 0, false, false,
+     TRTLLM_PYTORCH, 10300, 0, false, false,
      TRTLLM_FROM("Command A, MiniMax-M2, GLM-5, Kimi K2.5, DeepSeek-V4, AFMoE, Qwen3.5, Gemma 4 "
                  "and the 2026 models after them",
                  "1.3",
@@ -553,14 +555,6 @@ static uint32_t transformers_backend_from(enum gs_engine engine)
     return engine == GS_ENGINE_VLLM ? 702 : engine == GS_ENGINE_SGLANG ? 407 : NEVER;
 }
 
-static bool class_listed(const char *const *names, const char *architecture)
-{
-    for (const char *const *n = names; *n != NULL; n++)
-        if (strcmp(*n, architecture) == 0)
-            return true;
-    return false;
-}
-
 const char *gs_model_support(enum gs_engine engine, const struct gs_arch *arch, uint32_t version,
                              bool *refuses)
 {
@@ -570,7 +564,7 @@ const char *gs_model_support(enum gs_engine engine, const struct gs_arch *arch, 
     const uint32_t v = version ? version : NEWEST;
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         const struct support_row *r = &rows[i];
-        if (r->engine != engine || v < r->scope || !class_listed(r->classes, arch->architecture) ||
+        if (r->engine != engine || v < r->scope || !gs_arch_class_in(arch, r->classes) ||
             (r->moe_only && gs_arch_moe_layers(arch) == 0))
             continue;
         if (r->from != NEVER && v >= r->from && (r->until == 0 || v < r->until))
@@ -582,8 +576,8 @@ const char *gs_model_support(enum gs_engine engine, const struct gs_arch *arch, 
         return r->detail;
     }
     /* AutoModelForCausalLM.from_config: a class outside MODEL_CLASS_MAPPING is refused */
-    if (engine == GS_ENGINE_TENSORRT_LLM && v >= 10000 &&
-        !class_listed(trtllm_pytorch_classes, arch->architecture)) {
+    if (engine == GS_ENGINE_TENSORRT_LLM && v >= TRTLLM_PYTORCH &&
+        !gs_arch_class_in(arch, trtllm_pytorch_classes)) {
         *refuses = true;
         return "TensorRT-LLM's PyTorch backend (trtllm-serve's default from 1.0) registers no "
                "class for this model (no @register_auto_model for its architectures[0]: "
