@@ -1215,7 +1215,9 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
         gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
         gs_add(gs_add(gs_add(gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.model_buffer_bytes,
                                            &ovf),
-                                    gs_add(r->spec_buffer_bytes, r->spec_state_bytes, &ovf), &ovf),
+                                    gs_add(gs_add(r->spec_buffer_bytes, r->spec_state_bytes, &ovf),
+                                           r->state_unbudgeted_bytes, &ovf),
+                                    &ovf),
                              r->budget.kv_slot_bytes, &ovf),
                       r->budget.layout_bytes, &ovf),
                /* vLLM 0.6.4 counts the rounding in its non-torch term */

@@ -15,70 +15,218 @@
 
 #include <stddef.h>
 
+/* One row a release whose rules change; a field left out is off (0). */
 static const struct gs_sglang_release releases[] = {
-    {400, "0.4.0", GS_SGLANG_RULE_TENSOR, 0,
-     "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction static, "
-     "which depends on the tensor parallelism size\"); SGLang 0.4.3 logs mem_fraction_static=0.85 "
-     "at TP 4",
-     false, false, false, false, false, false, false, false},
-    {403, "0.4.3", GS_SGLANG_RULE_TENSOR, 4,
-     "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel rope\" "
-     "(merged 2025-01-28, first in the v0.4.3 tag): layers/rotary_embedding.py keeps "
-     "cos_sin_cache in fp32 on CUDA",
-     false, false, false, false, false, false, false, false},
-    {405, "0.4.5", GS_SGLANG_RULE_TENSOR, 4,
-     "as 0.4.3, and speculative decoding (EAGLE, EAGLE-3, NEXTN) runs at most 48 requests where "
-     "--max-running-requests is not given (sglang PR #4908 \"Support page size > 1 + eagle\", "
-     "first in the v0.4.5 tag: server_args.py __post_init__)",
-     false, false, false, false, false, false, false, true},
-    {407, "0.4.7", GS_SGLANG_RULE_GPU_CLASS, 4,
-     "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" (merged "
-     "2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU class and "
-     "tp_size x pp_size",
-     false, false, false, false, false, false, false, true},
-    {501, "0.5.1", GS_SGLANG_RULE_GPU_CLASS, 4,
-     "as 0.4.7, and fp8 linears on Marlin's weight-only kernel on GPUs of compute capability "
-     "8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged 2025-08-19, first in "
-     "the v0.5.1 tag: quantization/fp8_utils.py can_auto_enable_marlin_fp8; "
-     "marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
-     false, false, true, false, false, false, false, true},
-    {503, "0.5.3", GS_SGLANG_RULE_RESERVE, 4,
-     "sglang PR #10975 \"Use more general heuristics to set the default value of "
-     "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on 2025-09-25, "
-     "verl PR #3613): server_args._handle_gpu_memory_settings; the same tiers and terms at "
-     "0.5.16 but for the prefill graphs (NVIDIA aiconfigurator sglang_backend.py, "
-     "derive_sglang_mem_fraction_static, mirrors server_args.py @0.5.16 without them)",
-     false, false, true, false, false, false, false, true},
-    {510, "0.5.10", GS_SGLANG_RULE_RESERVE, 4,
-     "as 0.5.3, and piecewise CUDA graphs on by default (PR #16331, in the 0.5.10 release "
-     "notes): server_args reserve_for_graph_mb adds 8 MiB per prefill capture size "
-     "(piecewise_cuda_graph_tokens up to chunked_prefill_size: 58 to 8,192), 1.5 GiB for an MLA "
-     "model, none on ROCm; hybrids' Mamba / linear-attention states in a pool of their own, "
-     "mamba_full_memory_ratio / (1 + ratio) of the budget, 0.9 by default (PR #11679, "
-     "2025-10-15; kv_cache_configurator.py _handle_max_mamba_cache) - the split is in the "
-     "v0.5.4 tag already (PR #11214), with other slot and draft rules until 0.5.13, which "
-     "gpusizer applies from this row (docs/engines.md)",
-     true, false, true, false, true, false, false, true},
-    {514, "0.5.14", GS_SGLANG_RULE_RESERVE, 4,
-     "as 0.5.10, and a speculative draft budgeted inside mem_fraction_static: PR #23862 "
-     "(opened 2026-04-27: \"Remove the 4 GB / 6 GB heuristic reservation\", the target's "
-     "pool sized once the draft has loaded) and PR #28855 (2026-06-21: \"account draft "
-     "weights in --mem-fraction-static\"); kv_cache_configurator.py _profile_available_bytes, "
-     "pool_configurator.py (the cell x (1 + draft layers / layers)); on hybrids the draft's "
-     "intermediate states, speculative_num_draft_tokens a running request, solved with the "
-     "state pool (_handle_max_mamba_cache's joint solve, in the v0.5.13 tag already); the two "
-     "PRs first in the v0.5.14 tag",
-     true, false, true, true, true, false, true, true},
-    {517, "0.5.17", GS_SGLANG_RULE_RESERVE, 4,
-     "as 0.5.14, and the state pool's padding slot in the budget solve (PR #32184, merged "
-     "2026-07-23, first in the v0.5.17 tag: kv_cache_configurator.py _handle_max_mamba_cache "
-     "reserves max_mamba_cache_size + 1 slots)",
-     true, false, true, true, true, true, true, true},
-    {520, "0.5.20", GS_SGLANG_RULE_RESERVE, 4,
-     "as 0.5.14, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
-     "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about 2026-09-04; "
-     "in 0.5.20 per PR #40346; arg_groups/memory_hook.py handle_gpu_memory_settings)",
-     true, true, true, true, true, true, true, true},
+    {.from = 400,
+     .name = "0.4.0",
+     .rule = GS_SGLANG_RULE_TENSOR,
+     .source = "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction "
+               "static, which depends on the tensor parallelism size\"); SGLang 0.4.3 logs "
+               "mem_fraction_static=0.85 at TP 4",
+     .spec_wide_default = true},
+    {.from = 403,
+     .name = "0.4.3",
+     .rule = GS_SGLANG_RULE_TENSOR,
+     .rope_element_bytes = 4,
+     .source = "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel "
+               "rope\" (merged 2025-01-28, first in the v0.4.3 tag): layers/rotary_embedding.py "
+               "keeps cos_sin_cache in fp32 on CUDA",
+     .spec_wide_default = true},
+    {.from = 405,
+     .name = "0.4.5",
+     .rule = GS_SGLANG_RULE_TENSOR,
+     .rope_element_bytes = 4,
+     .source = "as 0.4.3, and speculative decoding (EAGLE, EAGLE-3, NEXTN) runs at most 48 "
+               "requests where --max-running-requests is not given (sglang PR #4908 \"Support "
+               "page size > 1 + eagle\", first in the v0.4.5 tag: server_args.py __post_init__)",
+     .spec_wide_default = true,
+     .spec_running_cap = true},
+    {.from = 407,
+     .name = "0.4.7",
+     .rule = GS_SGLANG_RULE_GPU_CLASS,
+     .rope_element_bytes = 4,
+     .source = "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" "
+               "(merged 2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU "
+               "class and tp_size x pp_size",
+     .spec_wide_default = true,
+     .spec_running_cap = true},
+    {.from = 501,
+     .name = "0.5.1",
+     .rule = GS_SGLANG_RULE_GPU_CLASS,
+     .rope_element_bytes = 4,
+     .source = "as 0.4.7, and fp8 linears on Marlin's weight-only kernel on GPUs of compute "
+               "capability 8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged "
+               "2025-08-19, first in the v0.5.1 tag: quantization/fp8_utils.py "
+               "can_auto_enable_marlin_fp8; marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
+     .fp8_marlin = true,
+     .spec_wide_default = true,
+     .spec_running_cap = true},
+    {.from = 502,
+     .name = "0.5.2",
+     .rule = GS_SGLANG_RULE_GPU_CLASS,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.1, and a hybrid's states in a pool of their own (Qwen3-Next, PR #10233, "
+               "first in the v0.5.2 tag): model_runner.py turns the radix cache off for it and "
+               "sets max_mamba_cache_size to max_running_requests, else 512 (// dp_size under "
+               "--enable-dp-attention), and profile_max_num_token takes that many slots' states "
+               "from the pool; MambaPool allocates one slot more and, under speculative "
+               "decoding, each slot's intermediate states for speculative_num_draft_tokens, "
+               "neither in the budget",
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_FIXED,
+     .state_fallback_512 = true,
+     .spec_wide_default = true,
+     .spec_running_cap = true},
+    {.from = 503,
+     .name = "0.5.3",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "sglang PR #10975 \"Use more general heuristics to set the default value of "
+               "--mem-fraction-static\" (merged 2025-09-27; 0.5.2 was the current release on "
+               "2025-09-25, verl PR #3613): server_args._handle_gpu_memory_settings; the same "
+               "tiers and terms at 0.5.16 but for the prefill graphs (NVIDIA aiconfigurator "
+               "sglang_backend.py, derive_sglang_mem_fraction_static, mirrors server_args.py "
+               "@0.5.16 without them); hybrids' states as 0.5.2",
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_FIXED,
+     .state_fallback_512 = true,
+     .spec_wide_default = true,
+     .spec_running_cap = true},
+    {.from = 504,
+     .name = "0.5.4",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.3, and the Mamba radix cache (PR #11214 \"Support mamba radix cache v0\", "
+               "first in the v0.5.4 tag) with the states' share of the pool, "
+               "mamba_full_memory_ratio / (1 + ratio), 0.9 by default (PR #11679): "
+               "model_runner.py handle_max_mamba_cache, K = share / P // (1 + "
+               "speculative_num_draft_tokens) slots with the radix cache (Qwen3-Next; Falcon-H1 "
+               "and Nemotron-H run without it), max_running_requests or 512 without, K x P x (1 "
+               "+ draft tokens) taken; 3 slots a request with it "
+               "(MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO)",
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_SPLIT,
+     .state_fallback_512 = true,
+     .spec_wide_default = true,
+     .spec_running_cap = true},
+    {.from = 507,
+     .name = "0.5.7",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source =
+         "as 0.5.4, and Mamba radix cache v2 (PR #13584, first in the v0.5.7 tag): "
+         "Falcon-H1 and Nemotron-H keep it; model_runner_kv_cache_mixin.py "
+         "handle_max_mamba_cache reserves max_running_requests x speculative_num_draft_tokens "
+         "states first with the radix cache, then the ratio; a request takes 3 + 2 slots "
+         "(MAMBA_CACHE_V2_ADDITIONAL_RATIO_OVERLAP, whatever the strategy)",
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_RADIX_RESERVE,
+     .state_fallback_512 = true,
+     .spec_wide_default = true,
+     .spec_running_cap = true},
+    {.from = 508,
+     .name = "0.5.8",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.7, but the draft's states (max_running_requests // dp x "
+               "speculative_num_draft_tokens) reserved first with or without the radix cache, 3 "
+               "slots a request under the default no_buffer strategy, Nemotron-H without the "
+               "radix cache under speculative decoding (server_args.py), and "
+               "_auto_choose_speculative_params' (3, 1, 4) for all other models (v0.5.8 tag)",
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_RESERVE,
+     .state_fallback_512 = true,
+     .spec_radix = GS_SGLANG_SPEC_RADIX_OFF_NEMOTRON,
+     .spec_running_cap = true},
+    {.from = 509,
+     .name = "0.5.9",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.8, but without the radix cache the slots are max_running_requests only "
+               "where it is set, else the ratio (no 512), and speculative decoding turns the "
+               "radix cache off for every hybrid (server_args.py _handle_mamba_radix_cache, "
+               "v0.5.9 tag)",
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_RESERVE,
+     .spec_radix = GS_SGLANG_SPEC_RADIX_OFF,
+     .spec_running_cap = true},
+    {.from = 510,
+     .name = "0.5.10",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.9, and piecewise CUDA graphs on by default (PR #16331, in the 0.5.10 "
+               "release notes): server_args reserve_for_graph_mb adds 8 MiB per prefill capture "
+               "size (piecewise_cuda_graph_tokens up to chunked_prefill_size: 58 to 8,192), "
+               "1.5 GiB for an MLA model, none on ROCm; speculative decoding on a hybrid with the "
+               "radix cache under the default no_buffer strategy raises ValueError at startup "
+               "(_handle_mamba_radix_cache, v0.5.10 tag)",
+     .prefill_graphs = true,
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_RESERVE,
+     .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
+     .spec_running_cap = true},
+    {.from = 513,
+     .name = "0.5.13",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.10, and handle_max_mamba_cache's joint solve (v0.5.13 tag, "
+               "model_runner_kv_cache_mixin.py): under speculative decoding K = share / (P (1 + "
+               "speculative_num_draft_tokens / slots a request)), the draft states of min("
+               "max_running_requests, K / slots a request) requests taken beside them",
+     .prefill_graphs = true,
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_JOINT,
+     .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
+     .spec_running_cap = true},
+    {.from = 514,
+     .name = "0.5.14",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.13, and a speculative draft budgeted inside mem_fraction_static: PR "
+               "#23862 (opened 2026-04-27: \"Remove the 4 GB / 6 GB heuristic reservation\", the "
+               "target's pool sized once the draft has loaded) and PR #28855 (2026-06-21: "
+               "\"account draft weights in --mem-fraction-static\"); kv_cache_configurator.py "
+               "_profile_available_bytes, pool_configurator.py (the cell x (1 + draft layers / "
+               "layers)); the two PRs first in the v0.5.14 tag, where "
+               "--mamba-radix-cache-strategy auto picks extra_buffer for the classes that "
+               "support it and speculative decoding keeps the radix cache "
+               "(_handle_mamba_radix_cache)",
+     .prefill_graphs = true,
+     .fp8_marlin = true,
+     .draft_in_fraction = true,
+     .state_rule = GS_SGLANG_STATES_JOINT,
+     .state_extra_buffer = true,
+     .spec_running_cap = true},
+    {.from = 517,
+     .name = "0.5.17",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.14, and the state pool's padding slot in the budget solve (PR #32184, "
+               "merged 2026-07-23, first in the v0.5.17 tag: kv_cache_configurator.py "
+               "_handle_max_mamba_cache reserves max_mamba_cache_size + 1 slots)",
+     .prefill_graphs = true,
+     .fp8_marlin = true,
+     .draft_in_fraction = true,
+     .state_rule = GS_SGLANG_STATES_JOINT,
+     .state_extra_buffer = true,
+     .state_pad_slot = true,
+     .spec_running_cap = true},
+    {.from = 520,
+     .name = "0.5.20",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.14, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
+               "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about "
+               "2026-09-04; in 0.5.20 per PR #40346; arg_groups/memory_hook.py "
+               "handle_gpu_memory_settings)",
+     .prefill_graphs = true,
+     .small_tier_4096 = true,
+     .fp8_marlin = true,
+     .draft_in_fraction = true,
+     .state_rule = GS_SGLANG_STATES_JOINT,
+     .state_extra_buffer = true,
+     .state_pad_slot = true,
+     .spec_running_cap = true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -386,45 +534,150 @@ static void sglang_pages(const struct gs_inference_input *in, struct gs_inferenc
     gs_engine_state_bytes(in, &dtypes, &out->kv);
 }
 
-/* The classes SGLang's --mamba-radix-cache-strategy auto turns to extra_buffer (overrides.py
- * _MAMBA_EXTRA_BUFFER_ARCHS, main of September 2026) and the other classes with a Mamba radix
- * cache, which take no_buffer (KimiLinear, JetNemotron, Lfm2, Zaya). */
-static const char *const extra_buffer_classes[] = {"Qwen3_5ForConditionalGeneration",
-                                                   "Qwen3_5MoeForConditionalGeneration",
-                                                   "Qwen3_5ForCausalLM",
-                                                   "Qwen3_5MoeForCausalLM",
-                                                   "Qwen3NextForCausalLM",
-                                                   "BailingMoeV2_5ForCausalLM",
-                                                   "BailingMoeV3ForCausalLM",
-                                                   "FalconH1ForCausalLM",
-                                                   "GraniteMoeHybridForCausalLM",
-                                                   "NemotronHForCausalLM",
-                                                   NULL};
-static const char *const no_buffer_classes[] = {"KimiLinearForCausalLM", "Lfm2ForCausalLM", NULL};
+/* The release whose rules apply: the one asked for, else the row's own. */
+static uint32_t release_version(const struct gs_inference_input *in,
+                                const struct gs_sglang_release *rel)
+{
+    return in->engine.version ? in->engine.version : rel->from;
+}
 
-/* State slots a running request takes (kv_cache_configurator.py _calculate_mamba_ratio): 1
- * without the radix cache; else 3 (MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO), 2 more for
- * extra_buffer with the overlap scheduler (on by default); classes with no Mamba radix cache in
- * either list run without it (not read for each: assumed). */
-static uint64_t state_slots_per_request(const struct gs_inference_input *in)
+/* The hybrid classes whose Mamba radix cache SGLang keeps by default, each from the first
+ * release that does (read at each tag; every other class, and every class before its row, runs
+ * without it: one slot a request):
+ *   - Qwen3-Next from 0.5.4: 0.5.2-0.5.3's model_runner.py turned the radix cache off for it
+ *     ("Hybrid GDN model detected, disable radix cache"); PR #11214 (v0.5.4) built the
+ *     scheduler's MambaRadixCache for hybrid_gdn_config;
+ *   - Falcon-H1 and Nemotron-H from 0.5.7: model_runner.py turned it off for mamba2_config
+ *     through 0.5.6 ("model detected, disable radix cache"), v0.5.7's scheduler builds it for
+ *     hybrid_gdn or mamba2 configs;
+ *   - Qwen3.5, Granite 4.0-H, LFM2 and LFM2-MoE from 0.5.9 and LFM2-VL from 0.5.10, their first
+ *     releases (_handle_mamba_radix_cache with support_mamba_cache, or no branch, which keeps it);
+ *   - MiniCPM-V 4.6 from 0.5.12, its first;
+ *   - Ling 2.5 (BailingMoeV2_5) from 0.5.13: 0.5.9-0.5.12 passed support_mamba_cache=False;
+ *   - Kimi-Linear and ZAYA from 0.5.14: Kimi-Linear's branch turned it off through 0.5.13
+ *     ("Disabling Radix Cache for KimiLinearForCausalLM as it is not yet supported");
+ *   - the text-only Qwen3.5 classes and Kimi K3 from 0.5.17, their first (hybrid_gdn_config
+ *     by the text config; _MAMBA_RADIX_CACHE_ARCHS), Ling 3.0 from 0.5.19 (main's lists of
+ *     September 2026). */
+struct class_from {
+    const char *cls;
+    uint32_t from; /* the first release, as gs_sglang_release.from */
+};
+
+static const struct class_from radix_classes[] = {
+    {"Qwen3NextForCausalLM", 504},
+    {"FalconH1ForCausalLM", 507},
+    {"NemotronHForCausalLM", 507},
+    {"Qwen3_5ForConditionalGeneration", 509},
+    {"Qwen3_5MoeForConditionalGeneration", 509},
+    {"Qwen3_5ForCausalLM", 517},
+    {"Qwen3_5MoeForCausalLM", 517},
+    {"GraniteMoeHybridForCausalLM", 509},
+    {"Lfm2ForCausalLM", 509},
+    {"Lfm2MoeForCausalLM", 509},
+    {"Lfm2VlForConditionalGeneration", 510},
+    {"MiniCPMV4_6ForConditionalGeneration", 512},
+    {"BailingMoeV2_5ForCausalLM", 513},
+    {"BailingMoeV3ForCausalLM", 519},
+    {"KimiLinearForCausalLM", 514},
+    {"ZayaForCausalLM", 514},
+    {"KimiK3ForConditionalGeneration", 517},
+};
+
+/* The classes --mamba-radix-cache-strategy auto turns to extra_buffer, each from the first
+ * release that does (_support_mamba_cache_extra_buffer at the v0.5.14 and v0.5.15 tags,
+ * arg_groups/overrides.py _MAMBA_EXTRA_BUFFER_ARCHS at v0.5.16-v0.5.18: Kimi-Linear added in
+ * 0.5.16, Kimi K3 with its first release, 0.5.17); the text-only Qwen3.5 classes and Ling 3.0
+ * are in main's list of September 2026, not in the v0.5.18 tag's, so 0.5.19 is the earliest
+ * release that can hold them. The other radix classes take no_buffer. */
+static const struct class_from extra_buffer_classes[] = {
+    {"Qwen3_5ForConditionalGeneration", 514},
+    {"Qwen3_5MoeForConditionalGeneration", 514},
+    {"Qwen3NextForCausalLM", 514},
+    {"MiniCPMV4_6ForConditionalGeneration", 514},
+    {"BailingMoeV2_5ForCausalLM", 514},
+    {"FalconH1ForCausalLM", 514},
+    {"GraniteMoeHybridForCausalLM", 514},
+    {"NemotronHForCausalLM", 514},
+    {"KimiLinearForCausalLM", 516},
+    {"KimiK3ForConditionalGeneration", 517},
+    {"Qwen3_5ForCausalLM", 519},
+    {"Qwen3_5MoeForCausalLM", 519},
+    {"BailingMoeV3ForCausalLM", 519},
+};
+
+/* The first release of `table` (n rows) that holds the model's class; 0: none does. */
+static uint32_t class_from(const struct class_from *table, size_t n, const struct gs_arch *arch)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *const one[] = {table[i].cls, NULL};
+        if (gs_arch_class_in(arch, one))
+            return table[i].from;
+    }
+    return 0;
+}
+
+#define CLASS_FROM(table, arch) class_from((table), sizeof(table) / sizeof((table)[0]), (arch))
+
+/* The radix cache before speculative decoding has its say: off where the request turns
+ * prefix caching off (--disable-radix-cache) or the release does not keep it for the class. */
+static bool radix_by_class(const struct gs_inference_input *in, const struct gs_sglang_release *rel)
 {
     if (in->engine.prefix_caching == GS_CHUNKED_PREFILL_OFF)
-        return 1; /* --disable-radix-cache */
-    if (gs_arch_class_in(in->arch, extra_buffer_classes))
+        return false;
+    const uint32_t from = CLASS_FROM(radix_classes, in->arch);
+    return from && release_version(in, rel) >= from;
+}
+
+/* ... and as the release leaves it under speculative decoding (a refusal where it raises:
+ * sglang_refusal) */
+static bool radix_cache_on(const struct gs_inference_input *in, const struct gs_sglang_release *rel)
+{
+    if (!radix_by_class(in, rel))
+        return false;
+    if (in->engine.spec_method == GS_SPEC_NONE)
+        return true;
+    static const char *const nemotron_h[] = {"NemotronHForCausalLM", NULL};
+    switch (rel->spec_radix) {
+    case GS_SGLANG_SPEC_RADIX_OFF:
+        return false; /* "Disabling radix cache since speculative decoding ..." */
+    case GS_SGLANG_SPEC_RADIX_OFF_NEMOTRON:
+        return !gs_arch_class_in(in->arch, nemotron_h);
+    case GS_SGLANG_SPEC_RADIX_KEPT:
+    case GS_SGLANG_SPEC_RADIX_REFUSED:
+        break;
+    }
+    return true;
+}
+
+/* State slots a running request takes, the ratio the running requests are capped by (K //
+ * ratio: MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO = 3 with the radix cache, 1 without; 0.5.7
+ * adds MAMBA_CACHE_V2_ADDITIONAL_RATIO_OVERLAP's 2 whatever the strategy, 0.5.8-0.5.13 only
+ * for extra_buffer, which auto does not pick before 0.5.14, when it picks it for
+ * extra_buffer_classes with the overlap scheduler on, by default). */
+static uint64_t state_slots_per_request(const struct gs_inference_input *in,
+                                        const struct gs_sglang_release *rel, bool radix)
+{
+    if (!radix)
+        return 1;
+    if (rel->state_rule == GS_SGLANG_STATES_RADIX_RESERVE)
         return 5;
-    if (gs_arch_class_in(in->arch, no_buffer_classes))
-        return 3;
-    return 1;
+    const uint32_t from = CLASS_FROM(extra_buffer_classes, in->arch);
+    if (rel->state_extra_buffer && from && release_version(in, rel) >= from)
+        return 5;
+    return 3;
 }
 
 /* The tokens a speculative step verifies, speculative_num_draft_tokens (D): with
  * num_speculative_tokens k, --speculative-num-steps k at --speculative-eagle-topk 1, which
  * verifies k + 1 ("speculative_num_draft_tokens is adjusted to speculative_num_steps + 1 when
  * speculative_eagle_topk == 1"); without it NGRAM's 12 (_handle_ngram) and the others'
- * _auto_choose_speculative_params (arg_groups/speculative_hook.py, main of September 2026):
- * (steps, topk, draft tokens) (3, 1, 4) for STANDALONE and every class but Llama's and
- * Grok's, (5, 4, 8) for those. */
-static uint64_t speculative_draft_tokens(const struct gs_inference_input *in)
+ * auto_choose_speculative_params (server_args.py; arg_groups/speculative_hook.py from 0.5.14):
+ * (steps, topk, draft tokens) (3, 1, 4) for STANDALONE and, from 0.5.8, every class but
+ * Llama's and Grok's, which take (5, 4, 8), as every class outside its DeepSeek / GPT-OSS
+ * list did through 0.5.7 ("The default value for all other models"). */
+static uint64_t speculative_draft_tokens(const struct gs_inference_input *in,
+                                         const struct gs_sglang_release *rel)
 {
     static const char *const wide_tree_classes[] = {"LlamaForCausalLM", "Grok1ForCausalLM",
                                                     "Grok1VForCausalLM", NULL};
@@ -433,79 +686,228 @@ static uint64_t speculative_draft_tokens(const struct gs_inference_input *in)
         return c->spec_tokens + 1;
     if (c->spec_method == GS_SPEC_NGRAM)
         return 12;
-    if (c->spec_method != GS_SPEC_DRAFT_MODEL && gs_arch_class_in(in->arch, wide_tree_classes))
+    if (c->spec_method != GS_SPEC_DRAFT_MODEL &&
+        (rel->spec_wide_default || gs_arch_class_in(in->arch, wide_tree_classes)))
         return 8;
     return 4;
 }
 
-/* kv_cache_configurator.py _handle_max_mamba_cache: the states get mamba_full_memory_ratio /
- * (1 + ratio) of what the fraction leaves, 0.9 / 1.9 by default (PR #11679), in slots of one
- * sequence's states P (the conv windows and recurrent states of every linear layer on this GPU),
- * one more as padding from PR #32184; the attention cache is sized from the rest, and
- * max_running_requests is capped at slots / the slots a request takes (S, resolve_max_num_reqs).
- * Under speculative decoding (release state_spec_joint) each running request also holds its
- * draft's intermediate states, D of them: with the radix cache the slots K are solved with them,
- * (K [+ 1]) P + (K / S [+ 1]) D P = the budget, and D P x (min(max_running_requests, K / S)
- * [+ 1]) is reserved; without it max_running_requests (48 under speculative decoding) is the
- * slot count itself, K = R, whatever the budget. --max-mamba-cache-size names K outright (its
- * arm comes first: the ratio no longer counts, and under speculative decoding D P x
- * (min(max_running_requests, K / S) [+ 1]) is reserved beside it). Sizes per data-parallel
- * attention worker: max_running_requests // attn_dp_size, max_mamba_cache_size likewise. */
+/* bytes x r / (1 + r), r in thousandths */
+static uint64_t ratio_share(uint64_t bytes, uint64_t ratio, bool *ovf)
+{
+    const uint64_t parts = 1000 + ratio;
+    return gs_add(gs_mul(bytes / parts, ratio, ovf), bytes % parts * ratio / parts, ovf);
+}
+
+/* SGLang's hybrid state pool, by release (gs_sglang_state_rule; docs/engines.md "The state
+ * pool by release tag"). With P one sequence's states (the conv windows and recurrent states
+ * of every linear layer on this GPU), B what the fraction leaves, r mamba_full_memory_ratio
+ * (0.9 by default, PR #11679), D speculative_num_draft_tokens under speculative decoding, R
+ * max_running_requests (given, or 48 under speculative decoding) and S the slots a request
+ * takes, the slots K:
+ *   - FIXED (0.5.2-0.5.3): R, else 512, // dp; K P taken;
+ *   - SPLIT (0.5.4-0.5.6): with the radix cache B r / (1 + r) // P // (1 + D), else R or 512
+ *     (a given --max-mamba-cache-size only without it), // dp for Qwen3-Next (hybrid_gdn_config)
+ *     whichever; K P (1 + D) taken;
+ *   - RADIX_RESERVE (0.5.7): without the radix cache or with a given size, that size, else R or
+ *     512, // dp; with it P R D reserved first under speculative decoding, then (B - P R D) r /
+ *     (1 + r) // P; K P taken beside;
+ *   - RESERVE (0.5.8-0.5.12): P (R // dp) D reserved first under speculative decoding in every
+ *     case, then a given size // dp, or R // dp without the radix cache (where R is set; else
+ *     512 through 0.5.8, the ratio from 0.5.9), else the ratio of the rest;
+ *   - JOINT (0.5.13 on, _handle_max_mamba_cache): a given size // dp; R // dp without the radix
+ *     cache where R is set; with it under speculative decoding (K [+ 1]) P + (K / S [+ 1]) D P
+ *     = B r / (1 + r); else B r / (1 + r) // P [less the padding slot from 0.5.17]; the draft
+ *     states of min(R // dp, K / S) [+ 1] requests taken beside.
+ * MambaPool allocates K + 1 slots in every release and, under speculative decoding, the
+ * intermediate states of (its request pool + 1) x D (memory_pool.py: size + 1; the request
+ * pool is min(R, K) in 0.5.2-0.5.3, where MambaPool takes that size for the slots too, K in
+ * 0.5.4-0.5.6, min(R // dp, K / S) from 0.5.7); what the budget did not take
+ * (the padding slot before 0.5.17, 0.5.2-0.5.3's draft states, 0.5.7's without the radix
+ * cache) is memory past the fraction, state_unbudgeted_bytes. Running requests are capped at
+ * K / S (resolve_max_num_reqs). Sizes per data-parallel attention worker. */
 static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
                               uint64_t available, uint64_t *attention)
 {
     const struct gs_sglang_release *rel = out->sglang_release;
     const uint64_t slot = out->kv.state_bytes_per_sequence;
-    if (rel == NULL || !rel->state_pool || slot == 0 ||
+    if (rel == NULL || rel->state_rule == GS_SGLANG_STATES_NONE || slot == 0 ||
         out->kv.full_layers + out->kv.window_layers == 0)
         return false;
     bool ovf = false;
     const struct gs_engine_config *c = &in->engine;
     const uint64_t dp = attention_data(in);
-    const uint64_t per_request = state_slots_per_request(in);
+    const bool radix = radix_cache_on(in, rel);
+    const uint64_t per_request = state_slots_per_request(in, rel, radix);
     const bool pad = rel->state_pad_slot;
-    const bool spec = rel->state_spec_joint && c->spec_method != GS_SPEC_NONE;
-    /* max_running_requests per worker where it is set (given, or by the speculative hooks) */
-    const uint64_t running = out->seqs_cap != NULL ? out->max_num_seqs / dp : 0;
-    const uint64_t d = spec ? speculative_draft_tokens(in) : 0;
-    /* available x r / (1 + r), r in thousandths */
+    const bool spec = c->spec_method != GS_SPEC_NONE;
+    /* max_running_requests where it is set (given, or by the speculative hooks), and per
+     * worker */
+    const uint64_t running_all = out->seqs_cap != NULL ? out->max_num_seqs : 0;
+    const uint64_t running = running_all / dp;
+    const uint64_t d = spec ? speculative_draft_tokens(in, rel) : 0;
     const uint64_t ratio =
         c->mamba_full_memory_ratio_permille ? c->mamba_full_memory_ratio_permille : 900;
-    const uint64_t parts = 1000 + ratio;
-    const uint64_t budget =
-        gs_add(gs_mul(available / parts, ratio, &ovf), available % parts * ratio / parts, &ovf);
-    uint64_t slots; /* K */
-    if (c->max_mamba_cache_size) {
-        slots = c->max_mamba_cache_size / dp; /* "max_mamba_cache_size is not None" */
-    } else if (rel->state_spec_joint && c->prefix_caching == GS_CHUNKED_PREFILL_OFF && running) {
-        slots = running; /* "disable_radix_cache and max_running_requests is not None" */
-    } else if (spec) {
-        /* int((budget - P (1 + D)) // (P (1 + D / S))), 1 + D / S = (S + D) / S */
-        const uint64_t fixed = pad ? gs_mul(slot, 1 + d, &ovf) : 0;
-        const uint64_t per_slot = gs_mul(slot, per_request + d, &ovf);
-        slots =
-            budget > fixed && per_slot ? gs_mul(budget - fixed, per_request, &ovf) / per_slot : 0;
-    } else {
-        slots = pad ? (budget > slot ? (budget - slot) / slot : 0) : budget / slot;
+    const uint64_t given = c->max_mamba_cache_size;
+    const uint64_t fixed = running_all ? running_all : 512; /* "else: ... = 512" */
+    uint64_t slots = 0;                                     /* K */
+    uint64_t reserved = 0;   /* draft states taken before the split */
+    uint64_t spec_taken = 0; /* draft states taken beside the slots */
+    uint64_t pool_taken;     /* the slots' states the budget takes */
+    uint64_t spec_seqs;      /* the requests MambaPool keeps draft states for, less its + 1 */
+    uint64_t held_slots = 0; /* the slots MambaPool holds, less its + 1, where not K */
+    switch (rel->state_rule) {
+    case GS_SGLANG_STATES_FIXED:
+        /* the pool is the request pool, min(max_running_requests, K) */
+        slots = (given ? given : fixed) / dp;
+        pool_taken = gs_mul(slots, slot, &ovf);
+        spec_seqs = running && running < slots ? running : slots;
+        held_slots = spec_seqs;
+        break;
+    case GS_SGLANG_STATES_SPLIT: {
+        static const char *const gdn[] = {"Qwen3NextForCausalLM", NULL};
+        if (radix)
+            slots = ratio_share(available, ratio, &ovf) / slot / (1 + d);
+        else
+            slots = given ? given : fixed;
+        if (gs_arch_class_in(in->arch, gdn))
+            slots /= dp;
+        pool_taken = gs_mul(gs_mul(slots, slot, &ovf), 1 + d, &ovf);
+        spec_seqs = slots;
+        break;
+    }
+    case GS_SGLANG_STATES_RADIX_RESERVE:
+        if (!radix || given) {
+            slots = (given ? given : fixed) / dp;
+        } else {
+            reserved = gs_mul(gs_mul(slot, running_all, &ovf), d, &ovf);
+            slots =
+                available > reserved ? ratio_share(available - reserved, ratio, &ovf) / slot : 0;
+        }
+        pool_taken = gs_mul(slots, slot, &ovf);
+        spec_seqs = slots / per_request;
+        if (running && spec_seqs > running)
+            spec_seqs = running;
+        break;
+    case GS_SGLANG_STATES_RESERVE: {
+        reserved = gs_mul(gs_mul(slot, running, &ovf), d, &ovf);
+        const uint64_t rest = available > reserved ? available - reserved : 0;
+        if (given)
+            slots = given / dp;
+        else if (!radix && running_all)
+            slots = running;
+        else if (!radix && rel->state_fallback_512)
+            slots = 512 / dp;
+        else
+            slots = ratio_share(rest, ratio, &ovf) / slot;
+        pool_taken = gs_mul(slots, slot, &ovf);
+        spec_seqs = slots / per_request;
+        if (running && spec_seqs > running)
+            spec_seqs = running;
+        break;
+    }
+    case GS_SGLANG_STATES_JOINT:
+    default: {
+        const uint64_t budget = ratio_share(available, ratio, &ovf);
+        if (given) {
+            slots = given / dp; /* "max_mamba_cache_size is not None" */
+        } else if (!radix && running) {
+            slots = running; /* "disable_radix_cache and max_running_requests is not None" */
+        } else if (spec) {
+            /* int((budget - P (1 + D)) // (P (1 + D / S))), 1 + D / S = (S + D) / S */
+            const uint64_t pads = pad ? gs_mul(slot, 1 + d, &ovf) : 0;
+            const uint64_t per_slot = gs_mul(slot, per_request + d, &ovf);
+            slots =
+                budget > pads && per_slot ? gs_mul(budget - pads, per_request, &ovf) / per_slot : 0;
+        } else {
+            slots = pad ? (budget > slot ? (budget - slot) / slot : 0) : budget / slot;
+        }
+        pool_taken = gs_mul(pad ? slots + 1 : slots, slot, &ovf);
+        spec_seqs = slots / per_request;
+        if (running && spec_seqs > running)
+            spec_seqs = running;
+        spec_taken =
+            spec ? gs_mul(gs_mul(slot, pad ? spec_seqs + 1 : spec_seqs, &ovf), d, &ovf) : 0;
+        break;
+    }
     }
     /* none: "Not enough GPU memory for hybrid ... state cache" at startup */
     out->state_slots = slots;
-    out->state_pool_bytes = slots ? gs_mul(pad ? slots + 1 : slots, slot, &ovf) : 0;
-    /* the requests at once, min(max_running_requests, K / S) - also the requests whose draft
-     * states are reserved (capped_reqs; without the radix cache S is 1 and K the requests) */
+    out->state_pool_bytes = slots ? gs_mul((held_slots ? held_slots : slots) + 1, slot, &ovf) : 0;
+    /* the requests at once, min(max_running_requests, K / S) */
     out->state_seqs = slots / per_request;
     if (running && out->state_seqs > running)
         out->state_seqs = running;
     out->state_spec_tokens = d;
-    out->state_spec_bytes =
-        spec ? gs_mul(gs_mul(slot, pad ? out->state_seqs + 1 : out->state_seqs, &ovf), d, &ovf) : 0;
+    out->state_spec_bytes = spec && slots ? gs_mul(gs_mul(slot, spec_seqs + 1, &ovf), d, &ovf) : 0;
+    out->state_request_slots = per_request;
     if (out->state_seqs == 0)
         out->state_binding = "the hybrid's state pool holds no running sequence's states (SGLang "
                              "fails at startup: \"Not enough GPU memory for hybrid ... state "
                              "cache\")";
-    const uint64_t taken = gs_add(out->state_pool_bytes, out->state_spec_bytes, &ovf);
+    const uint64_t taken = gs_add(gs_add(pool_taken, reserved, &ovf), spec_taken, &ovf);
+    const uint64_t held = gs_add(out->state_pool_bytes, out->state_spec_bytes, &ovf);
+    out->state_unbudgeted_bytes = held > taken ? held - taken : 0;
     *attention = !ovf && available > taken ? available - taken : 0;
     return true;
+}
+
+/* The state_slots assumption's text for each state rule. */
+struct state_rule_text {
+    const char *detail, *source;
+};
+
+static const struct state_rule_text *state_rule_text(enum gs_sglang_state_rule rule)
+{
+    static const struct state_rule_text texts[] = {
+        [GS_SGLANG_STATES_FIXED] =
+            {"SGLang 0.5.2-0.5.3 keeps a hybrid's Mamba / linear-attention states in a pool of "
+             "their own, without the radix cache: max_running_requests slots (48 under "
+             "speculative decoding), else 512, one sequence's states each, taken from what the "
+             "fraction leaves before the attention cache (max_tokens) is sized; a request "
+             "takes one slot",
+             "sglang model_runner.py (v0.5.2, v0.5.3 tags): max_mamba_cache_size, "
+             "profile_max_num_token"},
+        [GS_SGLANG_STATES_SPLIT] =
+            {"SGLang 0.5.4-0.5.6 keeps a hybrid's states in a pool of their own: with the radix "
+             "cache mamba_full_memory_ratio / (1 + ratio) of what the fraction leaves (0.9 / 1.9 "
+             "by default) over one sequence's states x (1 + speculative_num_draft_tokens), "
+             "without it max_running_requests slots, else 512; the slots and their draft states "
+             "are taken before the attention cache (max_tokens) is sized",
+             "sglang model_runner.py handle_max_mamba_cache (v0.5.4 to v0.5.6 tags; PR #11214, "
+             "PR #11679)"},
+        [GS_SGLANG_STATES_RADIX_RESERVE] =
+            {"SGLang 0.5.7 keeps a hybrid's states in a pool of their own: with the radix cache, "
+             "under speculative decoding the draft states of max_running_requests requests "
+             "first, then mamba_full_memory_ratio / (1 + ratio) of the rest (0.9 / 1.9 by "
+             "default) in slots of one sequence's states; without it, or with "
+             "--max-mamba-cache-size, that many slots, else max_running_requests, else 512; the "
+             "attention cache (max_tokens) is sized from the rest",
+             "sglang model_runner_kv_cache_mixin.py handle_max_mamba_cache (v0.5.7 tag)"},
+        [GS_SGLANG_STATES_RESERVE] =
+            {"SGLang 0.5.8-0.5.12 keeps a hybrid's states in a pool of their own: under "
+             "speculative decoding the draft states of max_running_requests requests first, "
+             "then --max-mamba-cache-size slots, or without the radix cache "
+             "max_running_requests (512 in 0.5.8 where it is not set), else "
+             "mamba_full_memory_ratio / (1 + ratio) of the rest (0.9 / 1.9 by default) in slots "
+             "of one sequence's states; the attention cache (max_tokens) is sized from the rest",
+             "sglang model_runner_kv_cache_mixin.py handle_max_mamba_cache (v0.5.8 to v0.5.12 "
+             "tags)"},
+        [GS_SGLANG_STATES_JOINT] =
+            {"SGLang keeps a hybrid's Mamba / linear-attention states in a pool of their own: "
+             "mamba_full_memory_ratio / (1 + ratio) of what the fraction leaves (0.9 / 1.9 by "
+             "default), in slots of one sequence's states (the padding slot in the budget from "
+             "0.5.17, PR #32184), under speculative decoding solved with the running requests' "
+             "draft states (from 0.5.13); --max-mamba-cache-size names the slots, and without "
+             "the radix cache a set max_running_requests does; the attention cache "
+             "(max_tokens) is sized from the rest",
+             "sglang mem_cache/kv_cache_configurator.py _handle_max_mamba_cache, "
+             "_calculate_mamba_ratio, resolve_max_num_reqs (main of September 2026; "
+             "model_runner_kv_cache_mixin.py in the v0.5.13 and v0.5.14 tags)"},
+    };
+    return &texts[rule < GS_SGLANG_STATES_FIXED || rule > GS_SGLANG_STATES_JOINT
+                      ? GS_SGLANG_STATES_JOINT
+                      : rule];
 }
 
 static void sglang_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
@@ -521,26 +923,30 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
     if (r->state_pool_bytes && n->assume_value) {
-        n->assume_value(n->ctx, "state_slots", r->state_slots,
-                        "SGLang keeps a hybrid's Mamba / linear-attention states in a pool of "
-                        "their own: mamba_full_memory_ratio / (1 + ratio) of what the fraction "
-                        "leaves (0.9 / 1.9 by default), in slots of one sequence's states (plus "
-                        "one padding slot from PR #32184); the attention cache (max_tokens) is "
-                        "sized from the rest, and the sequences at once are at most the slots "
-                        "over the slots a request takes - 5 for the classes "
+        const struct state_rule_text *t = state_rule_text(r->sglang_release->state_rule);
+        n->assume_value(n->ctx, "state_slots", r->state_slots, t->detail, t->source);
+        n->assume_value(n->ctx, "state_slots_per_request", r->state_request_slots,
+                        "SGLang: the state slots a running request takes, which cap the requests "
+                        "at once at state_slots over it - 1 without the radix cache (prefix "
+                        "caching off; Qwen3-Next before 0.5.4, Falcon-H1 and Nemotron-H before "
+                        "0.5.7, Ling 2.5 before 0.5.13, Kimi-Linear before 0.5.14; under "
+                        "speculative decoding Nemotron-H's in 0.5.8 and every class's in 0.5.9), "
+                        "3 with it, 5 in 0.5.7 and from 0.5.14 for the classes "
                         "--mamba-radix-cache-strategy auto turns to extra_buffer (Qwen3.5/3.6, "
-                        "Qwen3-Next, Nemotron-H, Falcon-H1, Granite-4.0-H, Ling 2.5/3.0), 3 for "
-                        "no_buffer (Kimi-Linear, LFM2), 1 without the radix cache (prefix caching "
-                        "off, and assumed for the other classes)",
-                        "sglang mem_cache/kv_cache_configurator.py _handle_max_mamba_cache, "
-                        "_calculate_mamba_ratio, resolve_max_num_reqs; arg_groups/overrides.py "
-                        "_mamba_radix_cache_resolution (main of September 2026)");
+                        "Qwen3-Next, Nemotron-H, Falcon-H1, Granite-4.0-H, MiniCPM-V 4.6, Ling "
+                        "2.5/3.0, Kimi-Linear from 0.5.16, Kimi K3)",
+                        "sglang model_runner_kv_cache_mixin.py _calculate_mamba_ratio "
+                        "(MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO, "
+                        "MAMBA_CACHE_V2_ADDITIONAL_RATIO_OVERLAP); server_args.py "
+                        "_handle_mamba_radix_cache, read at each tag v0.5.2-v0.5.14");
         n->assume_value(n->ctx, "state_pool_bytes", r->state_pool_bytes,
-                        "SGLang: the state pool's bytes on each GPU (conv windows in bf16, "
-                        "recurrent states in fp32 unless the config's mamba_ssm_dtype says "
-                        "otherwise), taken from budget.kv_bytes before the attention cache is "
-                        "sized",
-                        "sglang mem_cache/memory_pool.py MambaPool; configs/mamba_utils.py");
+                        "SGLang: the state pool's bytes on each GPU, its slots and one more "
+                        "(conv windows in bf16, recurrent states in fp32 unless the config's "
+                        "mamba_ssm_dtype says otherwise), taken from budget.kv_bytes before the "
+                        "attention cache is sized, as far as the release budgets them "
+                        "(state_unbudgeted_bytes)",
+                        "sglang mem_cache/memory_pool.py MambaPool (size + 1); "
+                        "configs/mamba_utils.py");
     }
     if (r->state_spec_bytes && n->assume_value) {
         n->assume_value(n->ctx, "speculative_num_draft_tokens", r->state_spec_tokens,
@@ -548,26 +954,57 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                         "linear-attention states each running request keeps - "
                         "num_speculative_tokens + 1 (--speculative-num-steps at top-k 1), else "
                         "the engine's choice: 12 for ngram, 8 for Llama and Grok targets under "
-                        "eagle, eagle3 and mtp, 4 for the others and for draft_model",
-                        "sglang arg_groups/speculative_hook.py _auto_choose_speculative_params, "
+                        "eagle, eagle3 and mtp and for every class outside its DeepSeek / GPT-OSS "
+                        "list through 0.5.7, 4 for the others and for draft_model",
+                        "sglang server_args.py auto_choose_speculative_params (arg_groups/"
+                        "speculative_hook.py _auto_choose_speculative_params from 0.5.14), "
                         "_handle_eagle_family, _handle_ngram");
         n->assume_value(n->ctx, "speculative_state_bytes", r->state_spec_bytes,
                         "SGLang: the draft's intermediate linear-attention states on each GPU - "
                         "one sequence's states x speculative_num_draft_tokens for each request "
-                        "that runs at once (at most max_num_seqs, and one more with the padding "
-                        "slot) - solved with the state pool and taken from budget.kv_bytes "
-                        "before the attention cache is sized",
-                        "sglang mem_cache/kv_cache_configurator.py _handle_max_mamba_cache; "
+                        "MambaPool keeps them for and one more (its state slots through 0.5.6, "
+                        "the requests at once, at most max_num_seqs, from 0.5.7) - taken from "
+                        "budget.kv_bytes as the release budgets them (state_unbudgeted_bytes)",
+                        "sglang model_runner_kv_cache_mixin.py handle_max_mamba_cache; "
                         "memory_pool.py MambaPool (intermediate_ssm_state_cache, "
                         "intermediate_conv_window_cache)");
     }
-    if (r->state_pool_bytes && c->spec_method != GS_SPEC_NONE &&
-        !r->sglang_release->state_spec_joint && n->warn)
-        n->warn(n->ctx, "speculative_state_not_modeled",
-                "SGLang also takes the draft's intermediate linear-attention (Mamba) states, "
-                "speculative_num_draft_tokens a running request, from the pool before it is "
-                "split; gpusizer has not read this release's rule for them, so the pool here is "
-                "larger by that much");
+    if (r->state_unbudgeted_bytes && n->assume_value) {
+        n->assume_value(n->ctx, "state_unbudgeted_bytes", r->state_unbudgeted_bytes,
+                        "SGLang: state memory MambaPool allocates beyond what the release's "
+                        "budget took from mem_fraction_static - the pool's padding slot before "
+                        "0.5.17 (and its draft states' spare row), every draft state in 0.5.2-"
+                        "0.5.3, and in 0.5.7 without the radix cache - held in the reserve "
+                        "outside the fraction and counted in overhead_bytes",
+                        "sglang mem_cache/memory_pool.py MambaPool (size + 1 slots; "
+                        "intermediate caches of speculative_num_draft_tokens); "
+                        "model_runner.py / model_runner_kv_cache_mixin.py "
+                        "handle_max_mamba_cache by tag");
+        bool ovf = false;
+        const struct gs_budget *b = &r->budget;
+        /* before 0.5.14 the draft's weights, pool and graphs live in the reserve too: what the
+         * default sets aside for them (2 GiB, STANDALONE 6; NGRAM has no draft) */
+        const enum gs_spec_method spec = (enum gs_spec_method)c->spec_method;
+        const uint64_t draft =
+            r->sglang_release->draft_in_fraction || spec == GS_SPEC_NONE || spec == GS_SPEC_NGRAM
+                ? 0
+            : spec == GS_SPEC_DRAFT_MODEL ? 6 * GS_GIB
+                                          : 2 * GS_GIB;
+        const uint64_t used =
+            gs_add(gs_add(gs_add(b->requested_bytes, b->non_torch_bytes, &ovf),
+                          gs_add(b->activation_bytes, b->cuda_graph_bytes, &ovf), &ovf),
+                   draft, &ovf);
+        const uint64_t room = !ovf && b->total_bytes > used ? b->total_bytes - used : 0;
+        if (r->has_budget && r->state_unbudgeted_bytes > room && n->warn)
+            n->warn(n->ctx, "state_pool_past_reserve",
+                    "SGLang allocates more of the hybrid's states than its budget took from "
+                    "mem_fraction_static (state_unbudgeted_bytes: the draft states of this "
+                    "release), more than the reserve outside the fraction has left after the "
+                    "activations, CUDA graphs and what it sets aside for the draft (2 GiB, "
+                    "STANDALONE 6): the engine may run out of memory at startup "
+                    "or under load; a lower mem_fraction_static, --max-running-requests or "
+                    "num_speculative_tokens, or a release from 0.5.8 leaves room");
+    }
     if (c->spec_method != GS_SPEC_NONE && !c->max_num_seqs && r->sglang_release->spec_running_cap &&
         n->assume_value)
         n->assume_value(n->ctx, "max_running_requests", r->max_num_seqs,
@@ -592,8 +1029,19 @@ static const char *sglang_layout_detail(const struct gs_inference_result *r, uin
 static const char *sglang_refusal(const struct gs_inference_input *in,
                                   const struct gs_inference_result *out)
 {
-    (void)out;
     const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
+    /* 0.5.10-0.5.13 raise rather than run a hybrid's draft over the radix cache with the
+     * default no_buffer strategy (server_args.py _handle_mamba_radix_cache) */
+    const struct gs_sglang_release *rel = out->sglang_release;
+    if (rel != NULL && rel->spec_radix == GS_SGLANG_SPEC_RADIX_REFUSED &&
+        in->engine.spec_method != GS_SPEC_NONE && out->kv.state_bytes_per_sequence &&
+        radix_by_class(in, rel))
+        return "SGLang 0.5.10-0.5.13 refuse speculative decoding on a hybrid with the radix cache "
+               "under the default --mamba-scheduler-strategy no_buffer (ValueError "
+               "\"Speculative decoding for ... is not compatible with radix cache when using "
+               "--mamba-scheduler-strategy no_buffer\", server_args.py "
+               "_handle_mamba_radix_cache); turn prefix caching off (--disable-radix-cache), "
+               "or serve with 0.5.9 or 0.5.14 on";
     /* the DSA (formerly NSA) backend's kernels: flashmla_sparse and fa3 (SM 9.0), DeepGEMM's
      * paged MQA indexer (SM 9.0 and 10.x); no CUDA path below (issue #35420, fix PR #35429
      * open) */

@@ -235,7 +235,8 @@ static void test_sglang_fraction_prefill_graphs(void **state)
     assert_string_equal(r510->name, "0.5.10");
     assert_false(gs_sglang_release_for(404)->spec_running_cap);
     assert_true(gs_sglang_release_for(405)->spec_running_cap);
-    assert_ptr_equal(gs_sglang_release_for(513), r510);
+    assert_ptr_equal(gs_sglang_release_for(512), r510);
+    assert_string_equal(gs_sglang_release_for(513)->name, "0.5.13"); /* the joint solve */
     assert_string_equal(gs_sglang_release_for(516)->name, "0.5.14");
     assert_string_equal(gs_sglang_release_for(519)->name, "0.5.17"); /* PR #32184's tag */
     assert_ptr_equal(gs_sglang_release_for(0), r520);

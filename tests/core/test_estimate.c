@@ -1433,19 +1433,18 @@ static void test_sglang_state_pool(void **state)
     const uint64_t kv514 = (uint64_t)e.serving.budget.kv_bytes;
     const uint64_t old_slots = (kv514 / 19 * 9 + kv514 % 19 * 9 / 19) / slot;
     assert_int_equal(e.serving.state_slots, old_slots);
-    assert_int_equal(e.serving.state_pool_bytes, old_slots * slot);
-    /* the padding slot from PR #32184, first in the v0.5.17 tag: 0.5.16 without it */
+    /* MambaPool allocates the padding slot in every release; before PR #32184 (first in the
+     * v0.5.17 tag) the budget does not take it, so it is memory past the fraction */
+    assert_int_equal(e.serving.state_pool_bytes, (old_slots + 1) * slot);
+    assert_int_equal(e.serving.state_unbudgeted_bytes, slot);
+    assert_int_equal(e.serving.max_tokens, (kv514 - old_slots * slot) / 65536);
     w.serving.engine.version = 516;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
-    assert_int_equal(e.serving.state_pool_bytes, e.serving.state_slots * slot);
+    assert_int_equal(e.serving.state_unbudgeted_bytes, slot);
     w.serving.engine.version = 517;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(e.serving.state_pool_bytes, (e.serving.state_slots + 1) * slot);
-    /* gpusizer applies the split from 0.5.10: the earlier releases' rules (the split from 0.5.4)
-     * are written out in docs/engines.md but not modelled, so 0.5.3's row, no pool of its own */
-    w.serving.engine.version = 503;
-    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
-    assert_int_equal(e.serving.state_pool_bytes, 0);
+    assert_int_equal(e.serving.state_unbudgeted_bytes, 0);
 
     const struct gs_arch next =
         fixture_arch_file("qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
@@ -1457,14 +1456,23 @@ static void test_sglang_state_pool(void **state)
     assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
     assert_int_equal(e.serving.kv.state_bytes_per_sequence, 39518208ULL);
 
-    /* a no_buffer class: Kimi-Linear's requests take 3 slots each */
+    /* Kimi-Linear: extra_buffer from 0.5.16 (5 slots a request), no_buffer in 0.5.14-0.5.15
+     * (3), no radix cache before 0.5.14 (1) */
     const struct gs_arch kimi =
         fixture_arch_file("kimi_linear/moonshotai__Kimi-Linear-48B-A3B-Instruct.json");
     const struct gs_model_spec km = fixture_spec(&kimi);
     w.serving.engine.engine = GS_ENGINE_SGLANG;
     assert_int_equal(gs_estimate_compute(&km, &w, &e, NULL), GS_OK);
-    assert_true(e.serving.state_slots > 3);
+    assert_true(e.serving.state_slots > 5);
+    assert_int_equal(e.serving.state_request_slots, 5);
+    assert_int_equal(e.serving.state_seqs, e.serving.state_slots / 5);
+    w.serving.engine.version = 515;
+    assert_int_equal(gs_estimate_compute(&km, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.state_request_slots, 3);
     assert_int_equal(e.serving.state_seqs, e.serving.state_slots / 3);
+    w.serving.engine.version = 513;
+    assert_int_equal(gs_estimate_compute(&km, &w, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.state_request_slots, 1);
 }
 
 /* SGLang under speculative decoding (kv_cache_configurator.py _handle_max_mamba_cache,
@@ -1527,14 +1535,17 @@ static void test_sglang_spec_states(void **state)
     budget = kv / 19 * 9 + kv % 19 * 9 / 19;
     k = budget * s / (p * (s + 4));
     assert_int_equal(r->state_slots, k);
-    assert_int_equal(r->state_pool_bytes, k * p);
-    assert_int_equal(r->state_spec_bytes, k / s * 4 * p);
+    /* allocated: the padding slot and the draft states' spare row, past the budget */
+    assert_int_equal(r->state_pool_bytes, (k + 1) * p);
+    assert_int_equal(r->state_spec_bytes, (k / s + 1) * 4 * p);
+    assert_int_equal(r->state_unbudgeted_bytes, p + 4 * p);
+    assert_int_equal(r->max_tokens, (kv - k * p - k / s * 4 * p) / (17 * 4096));
 
-    /* 0.5.10's rule for them was not read: the pool alone, and a warning */
+    /* 0.5.10-0.5.13 refuse speculative decoding over the radix cache (no_buffer) */
     w.serving.engine.version = 510;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
-    assert_int_equal(r->state_spec_bytes, 0);
-    assert_true(estimate_warned(&e, "speculative_state_not_modeled"));
+    assert_false(r->starts);
+    assert_non_null(strstr(r->binding, "--disable-radix-cache"));
 
     /* the 48 bound any SGLang target under speculative decoding: a batch of 64 queues */
     const struct gs_arch l8 = fixture_llama(4096, 32, 32, 8, 14336, 128256, false);
@@ -1604,6 +1615,166 @@ static void test_sglang_state_knobs(void **state)
     w.serving.engine.mamba_ssm_bytes = 2;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(r->kv.state_bytes_per_sequence, 78446592ULL);
+}
+
+/* bytes x 0.9 / 1.9, as sglang.c splits the pool (mamba_full_memory_ratio 0.9) */
+static uint64_t sglang_state_share(uint64_t bytes)
+{
+    return bytes / 1900 * 900 + bytes % 1900 * 900 / 1900;
+}
+
+/* SGLang's hybrid state pool release by release (read at the tags v0.5.2-v0.5.14:
+ * model_runner.py / model_runner_kv_cache_mixin.py handle_max_mamba_cache, memory_pool.py
+ * MambaPool, server_args.py; docs/engines.md). Qwen3-Next-80B at TP 2 on H200s, 8,192 tokens:
+ * one sequence's states P = 36 x (4,096 x 3 x 2 + 16 x 128 x 128 x 4) = 38,633,472 bytes a GPU,
+ * 12,288 bytes a token of attention cache (12 layers x 2 x 1 head x 256 x 2). MambaPool holds
+ * K + 1 slots and, under speculative decoding, (its request pool + 1) x D draft states; what the
+ * release's budget does not take is state_unbudgeted_bytes. */
+static void test_sglang_state_pool_by_release(void **state)
+{
+    (void)state;
+    const struct gs_arch next =
+        fixture_arch_file("qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
+    const struct gs_model_spec m = fixture_spec(&next);
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 2, 150754820096ULL);
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    static struct gs_estimate e;
+    const struct gs_inference_result *r = &e.serving;
+    const uint64_t p = 38633472ULL, cell = 12288;
+    uint64_t kv, k, seqs;
+
+    /* 0.5.3: no radix cache, 512 slots (K P taken), one a request; the padding slot past it */
+    w.serving.engine.version = 503;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    assert_int_equal(r->kv.state_bytes_per_sequence, p);
+    assert_int_equal(r->state_slots, 512);
+    assert_int_equal(r->state_request_slots, 1);
+    assert_int_equal(r->state_pool_bytes, 513 * p);
+    assert_int_equal(r->state_unbudgeted_bytes, p);
+    assert_int_equal(r->max_tokens, (kv - 512 * p) / cell);
+    /* NEXTN: 48 slots (max_running_requests), 8 draft tokens (auto_choose_speculative_params'
+     * (5, 4, 8) for every class outside its list through 0.5.7), 49 x 8 draft states allocated
+     * and none budgeted: 393 P past the fraction, more than the reserve leaves */
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    assert_int_equal(r->state_slots, 48);
+    assert_int_equal(r->state_spec_tokens, 8);
+    assert_int_equal(r->state_spec_bytes, 49 * 8 * p);
+    assert_int_equal(r->state_unbudgeted_bytes, p + 49 * 8 * p);
+    assert_int_equal(r->max_tokens, (kv - 48 * p) / cell);
+    assert_true(estimate_warned(&e, "state_pool_past_reserve"));
+
+    /* 0.5.6: the radix cache, K = share / P / (1 + D), K P (1 + D) taken, 3 slots a request */
+    w.serving.engine.version = 506;
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    k = sglang_state_share(kv) / p;
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_request_slots, 3);
+    assert_int_equal(r->state_seqs, k / 3);
+    assert_int_equal(r->max_tokens, (kv - k * p) / cell);
+    assert_int_equal(r->state_unbudgeted_bytes, p);
+    w.serving.engine.spec_method = GS_SPEC_MTP;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    k = sglang_state_share(kv) / p / 9;
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_spec_bytes, (k + 1) * 8 * p);
+    assert_int_equal(r->state_unbudgeted_bytes, 9 * p);
+    assert_int_equal(r->max_tokens, (kv - 9 * k * p) / cell);
+    assert_int_equal(r->state_seqs, k / 3 < 48 ? k / 3 : 48);
+    assert_false(estimate_warned(&e, "state_pool_past_reserve"));
+
+    /* 0.5.7: 48 x 8 draft states reserved first, the ratio of the rest, 3 + 2 slots a
+     * request; the draft states allocated for min(48, K / 5) + 1 requests */
+    w.serving.engine.version = 507;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    k = sglang_state_share(kv - 48 * 8 * p) / p;
+    seqs = k / 5 < 48 ? k / 5 : 48;
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_request_slots, 5);
+    assert_int_equal(r->state_spec_bytes, (seqs + 1) * 8 * p);
+    assert_int_equal(r->max_tokens, (kv - 48 * 8 * p - k * p) / cell);
+
+    /* 0.5.8: (3, 1, 4) now, 48 x 4 reserved first, 3 slots a request (no_buffer) */
+    w.serving.engine.version = 508;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    k = sglang_state_share(kv - 48 * 4 * p) / p;
+    seqs = k / 3 < 48 ? k / 3 : 48;
+    assert_int_equal(r->state_spec_tokens, 4);
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_request_slots, 3);
+    assert_int_equal(r->state_spec_bytes, (seqs + 1) * 4 * p);
+    assert_int_equal(r->max_tokens, (kv - 48 * 4 * p - k * p) / cell);
+
+    /* 0.5.9: speculative decoding turns the radix cache off: max_running_requests slots */
+    w.serving.engine.version = 509;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    assert_int_equal(r->state_slots, 48);
+    assert_int_equal(r->state_request_slots, 1);
+    assert_int_equal(r->state_spec_bytes, 49 * 4 * p);
+    assert_int_equal(r->state_unbudgeted_bytes, p + 4 * p);
+    assert_int_equal(r->max_tokens, (kv - 48 * 4 * p - 48 * p) / cell);
+    assert_true(r->starts);
+
+    /* 0.5.10-0.5.13 raise instead; with prefix caching off they run as 0.5.9 */
+    w.serving.engine.version = 513;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(r->starts);
+    assert_non_null(strstr(r->engine_refusal, "no_buffer"));
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_OFF;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_true(r->starts);
+    assert_int_equal(r->state_slots, 48);
+
+    /* without the radix cache and without max_running_requests: 512 slots through 0.5.8, the
+     * ratio from 0.5.9 */
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    w.serving.engine.version = 508;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_slots, 512);
+    w.serving.engine.version = 509;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    assert_int_equal(r->state_slots, sglang_state_share(kv) / p);
+    assert_int_equal(r->state_request_slots, 1);
+
+    /* 0.5.13 with the radix cache: 3 slots a request (auto meant no_buffer); 0.5.14 picks
+     * extra_buffer for Qwen3-Next: 5 */
+    w.serving.engine.prefix_caching = GS_CHUNKED_PREFILL_DEFAULT;
+    w.serving.engine.version = 513;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_request_slots, 3);
+    w.serving.engine.version = 514;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_request_slots, 5);
+
+    /* Nemotron-H: no radix cache through 0.5.6 (512 slots), kept from 0.5.7, turned off under
+     * speculative decoding in 0.5.8 (ngram: 48 slots, one a request) */
+    const struct gs_arch nh = fixture_arch_file("nemotron_h/nvidia__Nemotron-H-8B-Base-8K.json");
+    const struct gs_model_spec nm = fixture_spec(&nh);
+    w = sglang_h200_workload();
+    w.serving.engine.version = 506;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_slots, 512);
+    assert_int_equal(r->state_request_slots, 1);
+    w.serving.engine.version = 507;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_request_slots, 5);
+    w.serving.engine.version = 508;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_request_slots, 3);
+    w.serving.engine.spec_method = GS_SPEC_NGRAM;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->state_request_slots, 1);
+    assert_int_equal(r->state_slots, 48);
+    assert_int_equal(r->state_spec_tokens, 12);
 }
 
 /* TensorRT-LLM's speculative decoding on the PyTorch backend (trtllm_draft.c, gs/trtllm.h).
@@ -2500,6 +2671,7 @@ int main(void)
         cmocka_unit_test(test_sglang_state_pool),
         cmocka_unit_test(test_sglang_spec_states),
         cmocka_unit_test(test_sglang_state_knobs),
+        cmocka_unit_test(test_sglang_state_pool_by_release),
         cmocka_unit_test(test_trtllm_hybrid_states),
         cmocka_unit_test(test_vllm_ssm_dtype),
         cmocka_unit_test(test_trtllm_speculative),

@@ -382,8 +382,9 @@ struct gs_inference_result {
     uint64_t blocks, max_tokens;
     uint64_t state_slots;         /* where the engine keeps recurrent states in a pool of their own
                                      (gs_engine_ops.state_pool, SGLang's Mamba pool): its slots */
-    uint64_t state_pool_bytes;    /* ... and its bytes, taken from budget.kv_bytes before the
-                                     attention cache is sized; 0: no such pool */
+    uint64_t state_pool_bytes;    /* ... and its bytes as the engine allocates them, taken from
+                                     budget.kv_bytes before the attention cache is sized (less
+                                     state_unbudgeted_bytes); 0: no such pool */
     uint64_t state_seqs;          /* ... and the sequences those slots run at once */
     const char *state_binding;    /* ... and why it leaves the engine no room to start, where it
                                      does not (NULL: the generic reason) */
@@ -405,8 +406,15 @@ struct gs_inference_result {
     uint64_t state_spec_tokens;   /* ... under speculative decoding, the draft tokens a running
                                      request's intermediate states hold (SGLang's
                                      speculative_num_draft_tokens) */
-    uint64_t state_spec_bytes;    /* ... and those states' bytes, also taken from
-                                     budget.kv_bytes; 0: none */
+    uint64_t state_spec_bytes;    /* ... and those states' bytes, also held beside the pool;
+                                     0: none */
+    uint64_t state_unbudgeted_bytes; /* ... of state_pool_bytes and state_spec_bytes, what the
+                                        engine allocates past what its budget took from
+                                        budget.kv_bytes (SGLang's padding slot before 0.5.17,
+                                        draft states some releases do not budget): memory
+                                        outside the fraction, in per_gpu.overhead_bytes */
+    uint64_t state_request_slots;    /* ... the slots a running request takes: 1 without the
+                                        engine's prefix (radix) cache for the states, more with it */
     uint64_t draft_pool_bytes;    /* TensorRT-LLM 1.3 on a V2 hybrid: the one-model draft's own
                                      manager's share of the budget, carved out before the target's
                                      state/attention split (_split_kv_cache_budget_for_draft) */

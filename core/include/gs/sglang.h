@@ -9,10 +9,11 @@
  * activations and CUDA graphs live in the reserve outside the fraction and
  * are not subtracted. Pages are one token (server_args page_size 1). A
  * hybrid's Mamba / linear-attention states take a pool of their own out of
- * it first (from 0.5.10: mamba_full_memory_ratio / (1 + ratio), 0.9 by
+ * it first (from 0.5.2, by release, gs_sglang_state_rule: a fixed count of
+ * slots, or from 0.5.4 mamba_full_memory_ratio / (1 + ratio) of it, 0.9 by
  * default, in slots of one sequence's states, or --max-mamba-cache-size
- * slots; from 0.5.14 under speculative decoding with each running request's
- * draft states beside it; gs_engine_ops.state_pool). Under speculative
+ * slots, with each running request's draft states beside it under
+ * speculative decoding; gs_engine_ops.state_pool). Under speculative
  * decoding SGLang runs at most 48 requests at once unless told otherwise.
  *
  * What changes between releases is mostly the default mem_fraction_static
@@ -42,8 +43,7 @@
  *     a speculative draft is budgeted inside the fraction - the target's pool
  *     is sized after the draft has loaded, each token's cell grows by the
  *     draft's layers, and the default reserves nothing more for it
- *     (gs_sglang_draft); on hybrids the draft's intermediate states are
- *     solved with the state pool (state_spec_joint);
+ *     (gs_sglang_draft);
  *   - from 0.5.20 (PR #37898, merged about 2026-09-04; in 0.5.20 by PR
  *     #40346): GPUs under 35 GiB default to chunked_prefill_size 4096 and
  *     cuda_graph_max_bs 48 below TP 4, 160 from it; the state pool keeps one
@@ -72,6 +72,30 @@ enum gs_sglang_rule {
     GS_SGLANG_RULE_RESERVE,  /* reserve from chunked prefill and CUDA-graph defaults */
 };
 
+/* How a hybrid's Mamba / linear-attention states are pooled, by release tag (read at each tag's
+ * model_runner.py / model_runner_kv_cache_mixin.py handle_max_mamba_cache; docs/engines.md). B is
+ * what the fraction leaves after the weights, P one sequence's states, r
+ * mamba_full_memory_ratio (0.9), D speculative_num_draft_tokens, R max_running_requests. */
+enum gs_sglang_state_rule {
+    GS_SGLANG_STATES_NONE,          /* no pool of their own (no hybrid registered before 0.5.2) */
+    GS_SGLANG_STATES_FIXED,         /* 0.5.2-0.5.3: R or 512 slots, K P taken, no radix cache */
+    GS_SGLANG_STATES_SPLIT,         /* 0.5.4-0.5.6: with the radix cache K = B r / (1 + r) / P /
+                                       (1 + D), else R or 512; K P (1 + D) taken */
+    GS_SGLANG_STATES_RADIX_RESERVE, /* 0.5.7: with the radix cache P R D reserved first, then the
+                                       ratio; 3 + 2 slots a request */
+    GS_SGLANG_STATES_RESERVE,       /* 0.5.8-0.5.12: P (R / dp) D reserved first in every case */
+    GS_SGLANG_STATES_JOINT,         /* 0.5.13 on: the slots solved with the draft states */
+};
+
+/* What speculative decoding does to a hybrid's radix cache, by release. */
+enum gs_sglang_spec_radix {
+    GS_SGLANG_SPEC_RADIX_KEPT,         /* nothing (to 0.5.7; from 0.5.14) */
+    GS_SGLANG_SPEC_RADIX_OFF_NEMOTRON, /* 0.5.8: Nemotron-H's turned off */
+    GS_SGLANG_SPEC_RADIX_OFF,          /* 0.5.9: turned off for every class */
+    GS_SGLANG_SPEC_RADIX_REFUSED,      /* 0.5.10-0.5.13: a ValueError at startup under the default
+                                          no_buffer strategy */
+};
+
 struct gs_sglang_release {
     uint32_t from;         /* first release, major * 10000 + minor * 100 + patch */
     const char *name;      /* "0.5.3" */
@@ -89,17 +113,21 @@ struct gs_sglang_release {
     bool draft_in_fraction; /* a speculative draft's weights and KV pool come out of
                                mem_fraction_static, and the default reserves nothing for it
                                (PR #23862, PR #28855; gs_sglang_draft) */
-    bool state_pool;        /* hybrids: the Mamba / linear-attention states take
-                               mamba_full_memory_ratio / (1 + ratio) of the pool, 0.9 by default
-                               (PR #11679, 2025-10-15), before the attention cache is sized */
-    bool state_pad_slot;    /* ... and one padding slot besides the request slots (PR #32184,
-                               2026-07-23, first in the v0.5.17 tag) */
-    bool state_spec_joint;  /* ... and under speculative decoding the draft's intermediate
-                               states, speculative_num_draft_tokens a running request, solved
-                               with the pool (_handle_max_mamba_cache's joint solve, in the
-                               v0.5.13 tag already, the same code as 0.5.14's; modelled from
-                               0.5.14 with the draft's budget); before it gpusizer warns and
-                               leaves them out */
+    enum gs_sglang_state_rule state_rule; /* hybrids: how the Mamba / linear-attention states
+                                             are pooled and budgeted (gs_sglang_state_rule) */
+    bool state_fallback_512; /* ... without the radix cache and without --max-running-requests,
+                                512 slots (through 0.5.8); from 0.5.9 the ratio of the pool */
+    enum gs_sglang_spec_radix spec_radix; /* what speculative decoding does to a hybrid's radix
+                                             cache */
+    bool state_extra_buffer; /* --mamba-radix-cache-strategy auto picks extra_buffer (two more
+                                slots a request) for the classes that support it, with the
+                                overlap scheduler on (0.5.14 on: _handle_mamba_radix_cache);
+                                before, auto meant no_buffer */
+    bool state_pad_slot;     /* the pool's padding slot is in the budget solve (PR #32184,
+                                2026-07-23, first in the v0.5.17 tag); MambaPool allocates it in
+                                every release, so before it is memory past the budget */
+    bool spec_wide_default;  /* _auto_choose_speculative_params gives "all other models" (5, 4,
+                                8), eight draft tokens, through 0.5.7; (3, 1, 4) from 0.5.8 */
     bool spec_running_cap;  /* speculative decoding runs at most 48 requests where the request
                                names no --max-running-requests (PR #4908, first in the v0.4.5
                                tag, for EAGLE, EAGLE-3 and NEXTN; NGRAM and STANDALONE set it
