@@ -215,7 +215,7 @@ static const struct gs_sglang_release releases[] = {
      .name = "0.5.20",
      .rule = GS_SGLANG_RULE_RESERVE,
      .rope_element_bytes = 4,
-     .source = "as 0.5.14, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
+     .source = "as 0.5.17, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
                "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about "
                "2026-09-04; in 0.5.20 per PR #40346; arg_groups/memory_hook.py "
                "handle_gpu_memory_settings)",
