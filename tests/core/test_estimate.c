@@ -1392,8 +1392,9 @@ static struct gs_workload sglang_h200_workload(void)
  *     = 153,944,064 bytes a slot, 16 x 4 x 512 x 2 = 65,536 bytes a token;
  *     slots = (kv x 9 / 19 - slot) / slot, (slots + 1) x slot taken, tokens = the rest / 65,536,
  *     sequences at once slots / 5 (prefix caching off: slots); 0.5.14, before the padding slot,
- *     slots = kv x 9 / 19 / slot, slots x slot taken.
- *   - Kimi-Linear (a no_buffer class): slots / 3 sequences at once.
+ *     slots = kv x 9 / 19 / slot, slots x slot taken and (slots + 1) x slot allocated.
+ *   - Kimi-Linear: slots / 5 sequences at once from 0.5.16 (extra_buffer), slots / 3 in
+ *     0.5.14-0.5.15 (no_buffer), one slot a request before 0.5.14 (no radix cache).
  *   - Qwen3-Next-80B (no mamba_ssm_dtype) at TP 1: 36 x (8,192 x 3 x 2 + 32 x 128 x 128 x 4) =
  *     77,266,944 bytes a slot under SGLang, where vLLM keeps the state in the model dtype
  *     (36 x (49,152 + 1,048,576) = 39,518,208). */
