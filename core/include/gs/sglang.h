@@ -39,7 +39,9 @@
  *     MLA model, none on ROCm (whose prefill graphs are off by default);
  *   - from 0.5.14 (PR #23862, opened 2026-04-27, and PR #28855, 2026-06-21:
  *     0.5.14 was out by 2026-06-27, and its issue #29857 shows the draft's
- *     layers priced into the pool's cell; 0.5.11-0.5.13 may hold part of it):
+ *     layers priced into the pool's cell; the v0.5.13 tag still reserves the
+ *     2 / 6 GiB and scales the cell for DFLASH drafts alone, pool_configurator.py,
+ *     the v0.5.14 tag for EAGLE and STANDALONE):
  *     a speculative draft is budgeted inside the fraction - the target's pool
  *     is sized after the draft has loaded, each token's cell grows by the
  *     draft's layers, and the default reserves nothing more for it
