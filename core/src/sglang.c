@@ -164,7 +164,8 @@ static const struct gs_sglang_release releases[] = {
      .fp8_marlin = true,
      .state_rule = GS_SGLANG_STATES_RESERVE,
      .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .state_stage_pool = true},
     {.from = 513,
      .name = "0.5.13",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -177,7 +178,8 @@ static const struct gs_sglang_release releases[] = {
      .fp8_marlin = true,
      .state_rule = GS_SGLANG_STATES_JOINT,
      .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .state_stage_pool = true},
     {.from = 514,
      .name = "0.5.14",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -196,7 +198,8 @@ static const struct gs_sglang_release releases[] = {
      .draft_in_fraction = true,
      .state_rule = GS_SGLANG_STATES_JOINT,
      .state_extra_buffer = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .state_stage_pool = true},
     {.from = 517,
      .name = "0.5.17",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -210,7 +213,9 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_JOINT,
      .state_extra_buffer = true,
      .state_pad_slot = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .state_stage_pool = true,
+     .state_stage_budget = true},
     {.from = 520,
      .name = "0.5.20",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -226,7 +231,9 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_JOINT,
      .state_extra_buffer = true,
      .state_pad_slot = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .state_stage_pool = true,
+     .state_stage_budget = true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -527,11 +534,64 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
  * config's mamba_ssm_dtype, else fp32 (configs/mamba_utils.py: SGLANG_MAMBA_SSM_DTYPE, then the
  * config, then float32), whatever the model's dtype - where vLLM keeps the model dtype unless
  * the model asks for fp32. */
+static struct gs_state_dtypes sglang_state_dtypes(const struct gs_inference_input *in)
+{
+    return (struct gs_state_dtypes){2, 4, in->engine.mamba_ssm_bytes, GS_STATE_KEY_ANY,
+                                    GS_STATE_REACH_ALL};
+}
+
 static void sglang_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
-    const struct gs_state_dtypes dtypes = {2, 4, in->engine.mamba_ssm_bytes, GS_STATE_KEY_ANY,
-                                           GS_STATE_REACH_ALL};
+    const struct gs_state_dtypes dtypes = sglang_state_dtypes(in);
     gs_engine_state_bytes(in, &dtypes, &out->kv);
+}
+
+/* Decoder layers with a recurrent state in [first, end). */
+static uint64_t state_layers(const struct gs_arch *arch, uint64_t first, uint64_t end)
+{
+    uint64_t counts[GS_BLOCKS_MAX], n = 0;
+    gs_arch_count_blocks(arch, first, end, counts);
+    for (size_t i = 0; i < arch->block_count; i++)
+        if (arch->blocks[i].rec.conv_channels != 0 || arch->blocks[i].rec.state_heads != 0)
+            n += counts[i];
+    return n;
+}
+
+/* One sequence's states under pipeline parallelism as the release's budget charges them
+ * (*budget) and as MambaPool holds them on this stage (*held), `stage` this stage's own:
+ * mamba_cache_per_req covers every layer with a state (configs/mamba_utils.py) and is what the
+ * budget charges through 0.5.16; MambaPool holds every layer's too through 0.5.9, the stage's
+ * from 0.5.10 (mamba_layer_ids in [start_layer, end_layer)); from 0.5.17 the budget charges
+ * the largest stage's share, int(per_req x its layers / all layers) (get_pp_indices, or
+ * SGLANG_PP_LAYER_PARTITION as inference.stages names). */
+static void stage_slots(const struct gs_inference_input *in, const struct gs_sglang_release *rel,
+                        uint64_t stage, uint64_t *budget, uint64_t *held, bool *ovf)
+{
+    *budget = *held = stage;
+    const uint64_t p = in->pipeline ? in->pipeline : 1;
+    if (p <= 1)
+        return;
+    const struct gs_state_dtypes dtypes = sglang_state_dtypes(in);
+    uint64_t layers = 0;
+    const uint64_t all =
+        gs_kv_state_bytes(in->arch, in->tensor ? in->tensor : 1, &dtypes, &layers, ovf);
+    if (layers == 0)
+        return;
+    if (!rel->state_stage_pool)
+        *held = all;
+    if (!rel->state_stage_budget) {
+        *budget = all;
+        return;
+    }
+    uint64_t most = 0;
+    for (uint64_t s = 0; s < p; s++) {
+        uint64_t first, end;
+        gs_arch_stage(in->arch, &in->stages, p, s, &first, &end);
+        const uint64_t n = state_layers(in->arch, first, end);
+        if (n > most)
+            most = n;
+    }
+    *budget = gs_mul(all, most, ovf) / layers;
 }
 
 /* The release whose rules apply: the one asked for, else the row's own. */
@@ -730,11 +790,16 @@ static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inf
                               uint64_t available, uint64_t *attention)
 {
     const struct gs_sglang_release *rel = out->sglang_release;
-    const uint64_t slot = out->kv.state_bytes_per_sequence;
-    if (rel == NULL || rel->state_rule == GS_SGLANG_STATES_NONE || slot == 0 ||
+    const uint64_t stage_slot = out->kv.state_bytes_per_sequence;
+    if (rel == NULL || rel->state_rule == GS_SGLANG_STATES_NONE || stage_slot == 0 ||
         out->kv.full_layers + out->kv.window_layers == 0)
         return false;
     bool ovf = false;
+    /* P as the budget charges it, and as MambaPool holds it */
+    uint64_t slot, held_slot;
+    stage_slots(in, rel, stage_slot, &slot, &held_slot, &ovf);
+    if (slot == 0)
+        return false;
     const struct gs_engine_config *c = &in->engine;
     const uint64_t dp = attention_data(in);
     const bool radix = radix_cache_on(in, rel);
@@ -833,14 +898,18 @@ static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inf
     }
     /* none: "Not enough GPU memory for hybrid ... state cache" at startup */
     out->state_slots = slots;
-    out->state_pool_bytes = slots ? gs_mul((held_slots ? held_slots : slots) + 1, slot, &ovf) : 0;
+    out->state_pool_bytes =
+        slots ? gs_mul((held_slots ? held_slots : slots) + 1, held_slot, &ovf) : 0;
     /* the requests at once, min(max_running_requests, K / S) */
     out->state_seqs = slots / per_request;
     if (running && out->state_seqs > running)
         out->state_seqs = running;
     out->state_spec_tokens = d;
-    out->state_spec_bytes = spec && slots ? gs_mul(gs_mul(slot, spec_seqs + 1, &ovf), d, &ovf) : 0;
+    out->state_spec_bytes =
+        spec && slots ? gs_mul(gs_mul(held_slot, spec_seqs + 1, &ovf), d, &ovf) : 0;
     out->state_request_slots = per_request;
+    out->state_slot_charged_bytes = slot != stage_slot ? slot : 0;
+    out->state_slot_held_bytes = held_slot != stage_slot ? held_slot : 0;
     if (out->state_seqs == 0)
         out->state_binding = "the hybrid's state pool holds no running sequence's states (SGLang "
                              "fails at startup: \"Not enough GPU memory for hybrid ... state "
@@ -948,6 +1017,21 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                         "sglang mem_cache/memory_pool.py MambaPool (size + 1); "
                         "configs/mamba_utils.py");
     }
+    if ((r->state_slot_charged_bytes || r->state_slot_held_bytes) && n->assume_value) {
+        n->assume_value(n->ctx, "state_slot_charged_bytes",
+                        r->state_slot_charged_bytes ? r->state_slot_charged_bytes
+                                                    : r->kv.state_bytes_per_sequence,
+                        "SGLang under pipeline parallelism: one sequence's states as the budget "
+                        "charges them for a slot - every layer's through 0.5.16 "
+                        "(mamba_cache_per_req), the largest stage's share from 0.5.17 - where "
+                        "kv_cache.state_bytes_per_sequence is this stage's; each slot holds this "
+                        "stage's layers from 0.5.10, every layer's before (so through 0.5.9 "
+                        "state_pool_bytes is every layer's, and in 0.5.10-0.5.16 the budget takes "
+                        "more than the pool holds, the rest left unused)",
+                        "sglang model_runner_kv_cache_mixin.py handle_max_mamba_cache; "
+                        "HybridReqToTokenPool mamba_layer_ids (v0.5.10 tag); "
+                        "kv_cache_configurator.py stage_per_req (v0.5.17 tag)");
+    }
     if (r->state_spec_bytes && n->assume_value) {
         n->assume_value(n->ctx, "speculative_num_draft_tokens", r->state_spec_tokens,
                         "SGLang: the tokens a speculative step verifies, whose intermediate "
@@ -1030,6 +1114,21 @@ static const char *sglang_refusal(const struct gs_inference_input *in,
                                   const struct gs_inference_result *out)
 {
     const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
+    /* models whose code asserts one pipeline rank, in every release from their first to the
+     * v0.5.18 tag and main of August 2026 ("assert self.pp_group.is_first_rank and
+     * self.pp_group.is_last_rank": models/qwen3_next.py, falcon_h1.py, lfm2.py, lfm2_moe.py;
+     * LFM2-VL builds lfm2.py's model) */
+    static const char *const single_rank_classes[] = {"Qwen3NextForCausalLM",
+                                                      "FalconH1ForCausalLM",
+                                                      "Lfm2ForCausalLM",
+                                                      "Lfm2MoeForCausalLM",
+                                                      "Lfm2VlForConditionalGeneration",
+                                                      NULL};
+    if (in->pipeline > 1 && gs_arch_class_in(in->arch, single_rank_classes))
+        return "SGLang's code for this model asserts a single pipeline rank (\"assert "
+               "self.pp_group.is_first_rank and self.pp_group.is_last_rank\" in models/"
+               "qwen3_next.py, falcon_h1.py, lfm2.py and lfm2_moe.py, every release to 0.5.18): "
+               "serve it with tensor parallelism alone, or with vLLM";
     /* 0.5.10-0.5.13 raise rather than run a hybrid's draft over the radix cache with the
      * default no_buffer strategy (server_args.py _handle_mamba_radix_cache) */
     const struct gs_sglang_release *rel = out->sglang_release;

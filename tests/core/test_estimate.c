@@ -1776,6 +1776,54 @@ static void test_sglang_state_pool_by_release(void **state)
     assert_int_equal(r->state_request_slots, 1);
     assert_int_equal(r->state_slots, 48);
     assert_int_equal(r->state_spec_tokens, 12);
+
+    /* Pipeline parallelism, two H200s, SGLANG_PP_LAYER_PARTITION=20,32: Nemotron-H 8B's 24
+     * Mamba layers fall 9 and 15. The budget charges every layer's states a slot through 0.5.16
+     * (mamba_cache_per_req), the largest stage's (15 / 24 of them) from 0.5.17; the pool holds
+     * every layer's through 0.5.9, the stage's from 0.5.10. */
+    w.serving.engine.spec_method = GS_SPEC_NONE;
+    w.serving.engine.version = 517;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    const uint64_t p_all = r->kv.state_bytes_per_sequence, p_layer = p_all / 24;
+    assert_int_equal(p_all % 24, 0);
+    w.parallelism.pipeline = 2;
+    w.parallelism.stages = gs_stage_rule(GS_SPLIT_GIVEN);
+    w.parallelism.stages.given_count = 2;
+    w.parallelism.stages.given[0] = 20;
+    w.parallelism.stages.given[1] = 32;
+    w.serving.engine.version = 509;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    const uint64_t p_stage = r->kv.state_bytes_per_sequence;
+    assert_true(p_stage == 9 * p_layer || p_stage == 15 * p_layer);
+    kv = (uint64_t)r->budget.kv_bytes;
+    k = sglang_state_share(kv) / p_all;
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_slot_held_bytes, p_all);
+    assert_int_equal(r->state_pool_bytes, (k + 1) * p_all);
+    w.serving.engine.version = 516;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    k = sglang_state_share(kv) / p_all;
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_slot_charged_bytes, p_all);
+    assert_int_equal(r->state_pool_bytes, (k + 1) * p_stage);
+    assert_int_equal(r->state_unbudgeted_bytes, 0); /* the budget took more than it holds */
+    w.serving.engine.version = 517;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    kv = (uint64_t)r->budget.kv_bytes;
+    const uint64_t p_most = 15 * p_layer;
+    k = (sglang_state_share(kv) - p_most) / p_most;
+    assert_int_equal(r->state_slots, k);
+    assert_int_equal(r->state_pool_bytes, (k + 1) * p_stage);
+
+    /* Qwen3-Next's code asserts one pipeline rank in every release */
+    const struct gs_arch next1 =
+        fixture_arch_file("qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
+    const struct gs_model_spec qm = fixture_spec(&next1);
+    w.parallelism.stages = gs_stage_rule(GS_SPLIT_VLLM);
+    assert_int_equal(gs_estimate_compute(&qm, &w, &e, NULL), GS_OK);
+    assert_false(r->starts);
+    assert_non_null(strstr(r->engine_refusal, "single pipeline rank"));
 }
 
 /* TensorRT-LLM's speculative decoding on the PyTorch backend (trtllm_draft.c, gs/trtllm.h).

@@ -413,6 +413,11 @@ struct gs_inference_result {
                                         budget.kv_bytes (SGLang's padding slot before 0.5.17,
                                         draft states some releases do not budget): memory
                                         outside the fraction, in per_gpu.overhead_bytes */
+    uint64_t state_slot_charged_bytes; /* ... one sequence's states as the budget charges them,
+                                          where that is not kv.state_bytes_per_sequence (SGLang
+                                          under pipeline parallelism); 0 otherwise */
+    uint64_t state_slot_held_bytes;    /* ... and as each slot of the pool holds them, where that
+                                          is not kv.state_bytes_per_sequence; 0 otherwise */
     uint64_t state_request_slots;    /* ... the slots a running request takes: 1 without the
                                         engine's prefix (radix) cache for the states, more with it */
     uint64_t draft_pool_bytes;    /* TensorRT-LLM 1.3 on a V2 hybrid: the one-model draft's own

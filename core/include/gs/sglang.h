@@ -128,6 +128,12 @@ struct gs_sglang_release {
     bool state_pad_slot;     /* the pool's padding slot is in the budget solve (PR #32184,
                                 2026-07-23, first in the v0.5.17 tag); MambaPool allocates it in
                                 every release, so before it is memory past the budget */
+    bool state_stage_pool;   /* under pipeline parallelism MambaPool holds the stage's layers'
+                                states (HybridReqToTokenPool mamba_layer_ids, first in the
+                                v0.5.10 tag); before, every layer's on every rank */
+    bool state_stage_budget; /* ... and the budget charges the largest stage's share (v0.5.17
+                                tag: stage_per_req, "Charge the largest per-stage share");
+                                before, every layer's (mamba_cache_per_req) */
     bool spec_wide_default;  /* _auto_choose_speculative_params gives "all other models" (5, 4,
                                 8), eight draft tokens, through 0.5.7; (3, 1, 4) from 0.5.8 */
     bool spec_running_cap;  /* speculative decoding runs at most 48 requests where the request
