@@ -876,7 +876,7 @@ static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inf
         const uint64_t budget = ratio_share(available, ratio, &ovf);
         if (given) {
             slots = given / dp; /* "max_mamba_cache_size is not None" */
-        } else if (!radix && running) {
+        } else if (!radix && running_all) {
             slots = running; /* "disable_radix_cache and max_running_requests is not None" */
         } else if (spec) {
             /* int((budget - P (1 + D)) // (P (1 + D / S))), 1 + D / S = (S + D) / S */

@@ -1624,7 +1624,7 @@ static uint64_t sglang_state_share(uint64_t bytes)
     return bytes / 1900 * 900 + bytes % 1900 * 900 / 1900;
 }
 
-/* SGLang's hybrid state pool release by release (read at the tags v0.5.2-v0.5.14:
+/* SGLang's hybrid state pool release by release (read at the tags v0.5.2-v0.5.18:
  * model_runner.py / model_runner_kv_cache_mixin.py handle_max_mamba_cache, memory_pool.py
  * MambaPool, server_args.py; docs/engines.md). Qwen3-Next-80B at TP 2 on H200s, 8,192 tokens:
  * one sequence's states P = 36 x (4,096 x 3 x 2 + 16 x 128 x 128 x 4) = 38,633,472 bytes a GPU,
