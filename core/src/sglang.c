@@ -1114,6 +1114,7 @@ static const char *sglang_refusal(const struct gs_inference_input *in,
                                   const struct gs_inference_result *out)
 {
     const enum gs_hw hw = (enum gs_hw)in->gpu.hw;
+    const struct gs_sglang_release *rel = out->sglang_release;
     /* models whose code asserts one pipeline rank, in every release from their first to the
      * v0.5.18 tag and main of August 2026 ("assert self.pp_group.is_first_rank and
      * self.pp_group.is_last_rank": models/qwen3_next.py, falcon_h1.py, lfm2.py, lfm2_moe.py;
@@ -1129,9 +1130,26 @@ static const char *sglang_refusal(const struct gs_inference_input *in,
                "self.pp_group.is_first_rank and self.pp_group.is_last_rank\" in models/"
                "qwen3_next.py, falcon_h1.py, lfm2.py and lfm2_moe.py, every release to 0.5.18): "
                "serve it with tensor parallelism alone, or with vLLM";
+    /* 0.5.3-0.5.5 on SM 10.x: the hybrid GDN wrapper asserts the triton backend (0.5.3: or
+     * trtllm_mha; layers/attention/attention_registry.py attn_backend_wrapper, is_blackwell():
+     * compute capability 10) where an MHA model's default there is flashinfer
+     * (model_runner.py model_specific_adjustment: no FA3 off Hopper); hybrid GDN is Qwen3-Next,
+     * and Falcon-H1 in 0.5.3 (is_hybrid_gdn); 0.5.6 sets triton for Qwen3-Next on SM 10.x
+     * (server_args.py) */
+    static const char *const gdn_503[] = {"Qwen3NextForCausalLM", "FalconH1ForCausalLM", NULL};
+    static const char *const gdn_504[] = {"Qwen3NextForCausalLM", NULL};
+    const uint32_t v = rel != NULL ? release_version(in, rel) : 0;
+    if (hw == GS_HW_BLACKWELL && (in->gpu.sm_major == 0 || in->gpu.sm_major == 10) && v >= 503 &&
+        v < 506 && gs_arch_class_in(in->arch, v < 504 ? gdn_503 : gdn_504))
+        return "SGLang 0.5.3-0.5.5 fail at startup with this hybrid on Blackwell data-center GPUs "
+               "(SM 10.x) under the default attention backend: flashinfer is the default there, "
+               "and the hybrid GDN wrapper asserts triton (0.5.3: or trtllm_mha; \"triton "
+               "backend is the only "
+               "supported backend on Blackwell GPUs for hybrid GDN models\", "
+               "layers/attention/attention_registry.py); start it with --attention-backend "
+               "triton (the figures here hold), or serve with 0.5.6 on";
     /* 0.5.10-0.5.13 raise rather than run a hybrid's draft over the radix cache with the
      * default no_buffer strategy (server_args.py _handle_mamba_radix_cache) */
-    const struct gs_sglang_release *rel = out->sglang_release;
     if (rel != NULL && rel->spec_radix == GS_SGLANG_SPEC_RADIX_REFUSED &&
         in->engine.spec_method != GS_SPEC_NONE && out->kv.state_bytes_per_sequence &&
         radix_by_class(in, rel))

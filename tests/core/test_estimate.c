@@ -1816,6 +1816,26 @@ static void test_sglang_state_pool_by_release(void **state)
     assert_int_equal(r->state_slots, k);
     assert_int_equal(r->state_pool_bytes, (k + 1) * p_stage);
 
+    /* 0.5.3-0.5.5 on SM 10.x: the hybrid GDN wrapper asserts triton where flashinfer is the
+     * default (attention_registry.py); 0.5.6 sets triton itself; SM 12.x is not is_blackwell() */
+    struct gs_workload wb = fixture_vllm_workload(1, 8192, 2, 191514935296ULL); /* B200 */
+    wb.serving.engine.engine = GS_ENGINE_SGLANG;
+    wb.gpu.hw = GS_HW_BLACKWELL;
+    wb.serving.engine.version = 505;
+    const struct gs_arch next0 =
+        fixture_arch_file("qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
+    const struct gs_model_spec q0 = fixture_spec(&next0);
+    assert_int_equal(gs_estimate_compute(&q0, &wb, &e, NULL), GS_OK);
+    assert_false(r->starts);
+    assert_non_null(strstr(r->engine_refusal, "--attention-backend triton"));
+    wb.serving.engine.version = 506;
+    assert_int_equal(gs_estimate_compute(&q0, &wb, &e, NULL), GS_OK);
+    assert_true(r->starts);
+    wb.serving.engine.version = 505;
+    wb.gpu.sm_major = 12;
+    assert_int_equal(gs_estimate_compute(&q0, &wb, &e, NULL), GS_OK);
+    assert_true(r->starts);
+
     /* Qwen3-Next's code asserts one pipeline rank in every release */
     const struct gs_arch next1 =
         fixture_arch_file("qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
