@@ -149,7 +149,8 @@ static const struct gs_sglang_release releases[] = {
      .fp8_marlin = true,
      .state_rule = GS_SGLANG_STATES_RESERVE,
      .spec_radix = GS_SGLANG_SPEC_RADIX_OFF,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .state_dtype_config = true},
     {.from = 510,
      .name = "0.5.10",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -165,7 +166,8 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_RESERVE,
      .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
      .spec_running_cap = true,
-     .state_stage_pool = true},
+     .state_stage_pool = true,
+     .state_dtype_config = true},
     {.from = 513,
      .name = "0.5.13",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -179,7 +181,8 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_JOINT,
      .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
      .spec_running_cap = true,
-     .state_stage_pool = true},
+     .state_stage_pool = true,
+     .state_dtype_config = true},
     {.from = 514,
      .name = "0.5.14",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -199,7 +202,8 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_JOINT,
      .state_extra_buffer = true,
      .spec_running_cap = true,
-     .state_stage_pool = true},
+     .state_stage_pool = true,
+     .state_dtype_config = true},
     {.from = 517,
      .name = "0.5.17",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -215,7 +219,8 @@ static const struct gs_sglang_release releases[] = {
      .state_pad_slot = true,
      .spec_running_cap = true,
      .state_stage_pool = true,
-     .state_stage_budget = true},
+     .state_stage_budget = true,
+     .state_dtype_config = true},
     {.from = 520,
      .name = "0.5.20",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -233,7 +238,8 @@ static const struct gs_sglang_release releases[] = {
      .state_pad_slot = true,
      .spec_running_cap = true,
      .state_stage_pool = true,
-     .state_stage_budget = true},
+     .state_stage_budget = true,
+     .state_dtype_config = true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -530,19 +536,22 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
 }
 
 /* SGLang's state dtypes in out->kv: conv windows in bf16 (SGLANG_MAMBA_CONV_DTYPE), recurrent
- * states in the dtype --mamba-ssm-dtype names (copied into SGLANG_MAMBA_SSM_DTYPE), else the
- * config's mamba_ssm_dtype, else fp32 (configs/mamba_utils.py: SGLANG_MAMBA_SSM_DTYPE, then the
- * config, then float32), whatever the model's dtype - where vLLM keeps the model dtype unless
- * the model asks for fp32. */
-static struct gs_state_dtypes sglang_state_dtypes(const struct gs_inference_input *in)
+ * states in the dtype --mamba-ssm-dtype names (copied into SGLANG_MAMBA_SSM_DTYPE), else from
+ * 0.5.9 the config's mamba_ssm_dtype, else fp32 (configs/mamba_utils.py: SGLANG_MAMBA_SSM_DTYPE,
+ * then the config, then float32; through 0.5.8 the flag's default "float32" alone), whatever
+ * the model's dtype - where vLLM keeps the model dtype unless the model asks for fp32. */
+static struct gs_state_dtypes sglang_state_dtypes(const struct gs_inference_input *in,
+                                                  const struct gs_sglang_release *rel)
 {
-    return (struct gs_state_dtypes){2, 4, in->engine.mamba_ssm_bytes, GS_STATE_KEY_ANY,
+    const bool config = rel == NULL || rel->state_dtype_config;
+    return (struct gs_state_dtypes){2, 4, in->engine.mamba_ssm_bytes,
+                                    config ? GS_STATE_KEY_ANY : GS_STATE_KEY_NONE,
                                     GS_STATE_REACH_ALL};
 }
 
 static void sglang_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
-    const struct gs_state_dtypes dtypes = sglang_state_dtypes(in);
+    const struct gs_state_dtypes dtypes = sglang_state_dtypes(in, out->sglang_release);
     gs_engine_state_bytes(in, &dtypes, &out->kv);
 }
 
@@ -571,7 +580,7 @@ static void stage_slots(const struct gs_inference_input *in, const struct gs_sgl
     const uint64_t p = in->pipeline ? in->pipeline : 1;
     if (p <= 1)
         return;
-    const struct gs_state_dtypes dtypes = sglang_state_dtypes(in);
+    const struct gs_state_dtypes dtypes = sglang_state_dtypes(in, rel);
     uint64_t layers = 0;
     const uint64_t all =
         gs_kv_state_bytes(in->arch, in->tensor ? in->tensor : 1, &dtypes, &layers, ovf);

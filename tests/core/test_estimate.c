@@ -1616,6 +1616,26 @@ static void test_sglang_state_knobs(void **state)
     w.serving.engine.mamba_ssm_bytes = 2;
     assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
     assert_int_equal(r->kv.state_bytes_per_sequence, 78446592ULL);
+
+    /* a config's mamba_ssm_dtype counts from 0.5.9 (mamba2_state_dtype(config)); before, the
+     * flag's default float32 whatever the config says: Qwen3-Next with a bfloat16 state, 36 x
+     * (8,192 x 3 x 2 + 32 x 128 x 128 x 2) = 39,518,208 bytes from 0.5.9, 77,266,944 in 0.5.8 */
+    static struct gs_arch next;
+    next = fixture_arch_file("qwen3_next/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
+    for (size_t i = 0; i < next.block_count; i++)
+        if (next.blocks[i].rec.state_heads)
+            next.blocks[i].rec.config_state_bytes = 2;
+    const struct gs_model_spec nm = fixture_spec(&next);
+    w.serving.engine.mamba_ssm_bytes = 0;
+    w.serving.engine.version = 509;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 39518208ULL);
+    w.serving.engine.version = 508;
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 77266944ULL);
+    w.serving.engine.mamba_ssm_bytes = 2; /* --mamba-ssm-dtype bfloat16 */
+    assert_int_equal(gs_estimate_compute(&nm, &w, &e, NULL), GS_OK);
+    assert_int_equal(r->kv.state_bytes_per_sequence, 39518208ULL);
 }
 
 /* bytes x 0.9 / 1.9, as sglang.c splits the pool (mamba_full_memory_ratio 0.9) */

@@ -134,6 +134,10 @@ struct gs_sglang_release {
     bool state_stage_budget; /* ... and the budget charges the largest stage's share (v0.5.17
                                 tag: stage_per_req, "Charge the largest per-stage share");
                                 before, every layer's (mamba_cache_per_req) */
+    bool state_dtype_config; /* the recurrent states take the config's mamba_ssm_dtype where
+                                --mamba-ssm-dtype is not given (configs/mamba_utils.py
+                                mamba2_state_dtype(config), v0.5.9 tag); before, the flag's
+                                default, float32, whatever the config says */
     bool spec_wide_default;  /* _auto_choose_speculative_params gives "all other models" (5, 4,
                                 8), eight draft tokens, through 0.5.7; (3, 1, 4) from 0.5.8 */
     bool spec_running_cap;  /* speculative decoding runs at most 48 requests where the request
