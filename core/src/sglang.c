@@ -158,16 +158,18 @@ static const struct gs_sglang_release releases[] = {
      .source = "as 0.5.9, and piecewise CUDA graphs on by default (PR #16331, in the 0.5.10 "
                "release notes): server_args reserve_for_graph_mb adds 8 MiB per prefill capture "
                "size (piecewise_cuda_graph_tokens up to chunked_prefill_size: 58 to 8,192), "
-               "1.5 GiB for an MLA model, none on ROCm; speculative decoding on a hybrid with the "
-               "radix cache under the default no_buffer strategy raises ValueError at startup "
-               "(_handle_mamba_radix_cache, v0.5.10 tag)",
+               "1.5 GiB for an MLA model, none on ROCm; 4 GiB reserved for an EAGLE / NEXTN "
+               "draft where 0.5.3-0.5.9 reserved 2 (PR #19418, merged 2026-02-26); speculative "
+               "decoding on a hybrid with the radix cache under the default no_buffer strategy "
+               "raises ValueError at startup (_handle_mamba_radix_cache, v0.5.10 tag)",
      .prefill_graphs = true,
      .fp8_marlin = true,
      .state_rule = GS_SGLANG_STATES_RESERVE,
      .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
      .spec_running_cap = true,
      .state_stage_pool = true,
-     .state_dtype_config = true},
+     .state_dtype_config = true,
+     .draft_reserve_4g = true},
     {.from = 513,
      .name = "0.5.13",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -182,7 +184,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
      .spec_running_cap = true,
      .state_stage_pool = true,
-     .state_dtype_config = true},
+     .state_dtype_config = true,
+     .draft_reserve_4g = true},
     {.from = 514,
      .name = "0.5.14",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -374,7 +377,7 @@ static uint64_t by_reserve(const struct gs_sglang_release *release,
     if (!release->draft_in_fraction && spec == GS_SPEC_DRAFT_MODEL)
         reserved += 6 * 1024;
     else if (!release->draft_in_fraction && spec != GS_SPEC_NONE && spec != GS_SPEC_NGRAM)
-        reserved += 2 * 1024;
+        reserved += release->draft_reserve_4g ? 4 * 1024 : 2 * 1024;
     return thousandths((double)mib - reserved, (double)mib);
 }
 
@@ -1076,13 +1079,15 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
         bool ovf = false;
         const struct gs_budget *b = &r->budget;
         /* before 0.5.14 the draft's weights, pool and graphs live in the reserve too: what the
-         * default sets aside for them (2 GiB, STANDALONE 6; NGRAM has no draft) */
+         * default sets aside for them (2 GiB, 4 in 0.5.10-0.5.13, STANDALONE 6; NGRAM has no
+         * draft) */
         const enum gs_spec_method spec = (enum gs_spec_method)c->spec_method;
         const uint64_t draft =
             r->sglang_release->draft_in_fraction || spec == GS_SPEC_NONE || spec == GS_SPEC_NGRAM
                 ? 0
-            : spec == GS_SPEC_DRAFT_MODEL ? 6 * GS_GIB
-                                          : 2 * GS_GIB;
+            : spec == GS_SPEC_DRAFT_MODEL         ? 6 * GS_GIB
+            : r->sglang_release->draft_reserve_4g ? 4 * GS_GIB
+                                                  : 2 * GS_GIB;
         const uint64_t used =
             gs_add(gs_add(gs_add(b->requested_bytes, b->non_torch_bytes, &ovf),
                           gs_add(b->activation_bytes, b->cuda_graph_bytes, &ovf), &ovf),
@@ -1093,8 +1098,8 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                     "SGLang allocates more of the hybrid's states than its budget took from "
                     "mem_fraction_static (state_unbudgeted_bytes: the draft states of this "
                     "release), more than the reserve outside the fraction has left after the "
-                    "activations, CUDA graphs and what it sets aside for the draft (2 GiB, "
-                    "STANDALONE 6): the engine may run out of memory at startup "
+                    "activations, CUDA graphs and what it sets aside for the draft (2 GiB, 4 "
+                    "in 0.5.10-0.5.13, STANDALONE 6): the engine may run out of memory at startup "
                     "or under load; a lower mem_fraction_static, --max-running-requests or "
                     "num_speculative_tokens, or a release from 0.5.8 leaves room");
     }
@@ -1223,8 +1228,9 @@ static enum gs_status sglang_speculative(const struct gs_engine_config *c,
                       ? "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
                         "outside the given mem_fraction_static; the target's pool is unchanged"
                       : "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
-                        "outside mem_fraction_static, whose default grows by 2 GiB (STANDALONE 6, "
-                        "NGRAM none from 0.5.3); the target's pool is what the fraction leaves",
+                        "outside mem_fraction_static, whose default grows by 2 GiB (4 in "
+                        "0.5.10-0.5.13, PR #19418; STANDALONE 6, NGRAM none from 0.5.3); the "
+                        "target's pool is what the fraction leaves",
                   "sglang server_args.py _handle_gpu_memory_settings; model_runner "
                   "profile_max_num_token (issue #6875)");
     return GS_OK;

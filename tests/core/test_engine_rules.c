@@ -193,6 +193,18 @@ static void test_sglang_speculative_reserve(void **state)
                      849);
     assert_int_equal(
         gs_sglang_default_fraction_spec_permille(mid, h100, 1, 1, 1, GS_SPEC_DRAFT_MODEL), 798);
+    /* PR #19418 (first in the v0.5.10 tag) reserves 4 GiB for EAGLE / NEXTN: H100 TP 1 at 0.5.10,
+     * 13,904 MiB (test_sglang_fraction_prefill_graphs) + 4,096 = 18,000 -> 63,121 / 81,121 =
+     * 0.77811 -> 0.778, the same at 0.5.13; 0.5.9 keeps 2 GiB (13,440 + 2,048: 0.809) */
+    assert_int_equal(gs_sglang_default_fraction_spec_permille(gs_sglang_release_for(510), h100, 1,
+                                                              1, 1, GS_SPEC_MTP),
+                     778);
+    assert_int_equal(gs_sglang_default_fraction_spec_permille(gs_sglang_release_for(513), h100, 1,
+                                                              1, 1, GS_SPEC_EAGLE),
+                     778);
+    assert_int_equal(gs_sglang_default_fraction_spec_permille(gs_sglang_release_for(509), h100, 1,
+                                                              1, 1, GS_SPEC_MTP),
+                     809);
     /* from 0.5.14 the draft is budgeted inside the fraction: no reserve for any algorithm */
     const struct gs_sglang_release *inside = gs_sglang_release_for(514);
     const uint64_t none =

@@ -134,6 +134,11 @@ struct gs_sglang_release {
     bool state_stage_budget; /* ... and the budget charges the largest stage's share (v0.5.17
                                 tag: stage_per_req, "Charge the largest per-stage share");
                                 before, every layer's (mamba_cache_per_req) */
+    bool draft_reserve_4g;   /* the default fraction reserves 4 GiB for an EAGLE / EAGLE-3 /
+                                NEXTN draft, where 0.5.3-0.5.9 reserved 2 (PR #19418, merged
+                                2026-02-26, first in the v0.5.10 tag: "eagle draft models and
+                                cuda graphs" reserved_mem += 4 * 1024), until 0.5.14 budgets the
+                                draft inside the fraction */
     bool state_dtype_config; /* the recurrent states take the config's mamba_ssm_dtype where
                                 --mamba-ssm-dtype is not given (configs/mamba_utils.py
                                 mamba2_state_dtype(config), v0.5.9 tag); before, the flag's
@@ -179,7 +184,8 @@ uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *rel
 
 /* The same with speculative decoding (--speculative-algorithm), whose draft
  * weights, KV pool and CUDA graphs live in the reserve: 2 GiB more for
- * EAGLE/EAGLE3/NEXTN (method mtp, eagle, eagle3) and 6 GiB for STANDALONE
+ * EAGLE/EAGLE3/NEXTN (method mtp, eagle, eagle3; 4 GiB in 0.5.10-0.5.13,
+ * gs_sglang_release.draft_reserve_4g) and 6 GiB for STANDALONE
  * (draft_model); NGRAM 2 GiB in the 0.4.7-0.5.2 rule and none from 0.5.3
  * (after the 10 GiB floor there). The rule up to 0.4.6 (by tensor size)
  * reserves nothing for it here: no such term was found in it. */
