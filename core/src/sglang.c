@@ -91,7 +91,8 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_FIXED,
      .state_fallback_512 = true,
      .spec_wide_default = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .small_tier_bs16 = true},
     {.from = 504,
      .name = "0.5.4",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -108,13 +109,26 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_SPLIT,
      .state_fallback_512 = true,
      .spec_wide_default = true,
+     .spec_running_cap = true,
+     .small_tier_bs16 = true},
+    {.from = 505,
+     .name = "0.5.5",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.4, and GPUs of 20-35 GiB below TP 4 default to cuda_graph_max_bs 24 "
+               "where 0.5.3-0.5.4 set 16 (PR #12124, merged 2025-10-25, first in the v0.5.5 tag: "
+               "server_args.py _handle_gpu_memory_settings)",
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_SPLIT,
+     .state_fallback_512 = true,
+     .spec_wide_default = true,
      .spec_running_cap = true},
     {.from = 507,
      .name = "0.5.7",
      .rule = GS_SGLANG_RULE_RESERVE,
      .rope_element_bytes = 4,
      .source =
-         "as 0.5.4, and Mamba radix cache v2 (PR #13584, first in the v0.5.7 tag): "
+         "as 0.5.5, and Mamba radix cache v2 (PR #13584, first in the v0.5.7 tag): "
          "Falcon-H1 and Nemotron-H keep it; model_runner_kv_cache_mixin.py "
          "handle_max_mamba_cache reserves max_running_requests x speculative_num_draft_tokens "
          "states first with the radix cache, then the ratio; a request takes 3 + 2 slots "
@@ -349,7 +363,7 @@ static uint64_t by_reserve(const struct gs_sglang_release *release,
     } else if (mib < 35 * 1024 && release->small_tier_4096) {
         chunked = 4096, max_bs = tp < 4 ? 48 : 160; /* A10, 4090, 5090 from 0.5.20 */
     } else if (mib < 35 * 1024) {
-        chunked = 2048, max_bs = tp < 4 ? 24 : 80; /* A10, 4090, 5090 */
+        chunked = 2048, max_bs = tp < 4 ? (release->small_tier_bs16 ? 16 : 24) : 80; /* A10, 4090 */
     } else if (mib < 60 * 1024) {
         chunked = 4096, max_bs = tp < 4 ? 32 : 160; /* A100 40GB, L40 */
     } else if (mib < 160 * 1024) {

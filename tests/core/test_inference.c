@@ -455,7 +455,14 @@ static void test_sglang_fraction_0_5_3(void **state)
     assert_string_equal(r->name, "0.5.3");
     /* the fraction rule holds to 0.5.9; the rows between change the hybrids' state pool */
     assert_int_equal(gs_sglang_release_for(509)->rule, GS_SGLANG_RULE_RESERVE);
-    assert_string_equal(gs_sglang_release_for(506)->name, "0.5.4");
+    assert_string_equal(gs_sglang_release_for(506)->name, "0.5.5");
+    /* 20-35 GiB below TP 4: cuda_graph_max_bs 16 in 0.5.3-0.5.4, 24 from 0.5.5 (PR #12124):
+     * 512 + 1.5 x 2,048 + 2 x 16 + 1 / 8 x 1,024 = 3,744 -> 20,401 / 24,145 = 0.84494 -> 0.845;
+     * with 24, 3,760 -> 0.84427 -> 0.844 */
+    assert_int_equal(gs_sglang_default_fraction_permille(r, 24145ULL * GS_MIB, 1, 1, 1), 845);
+    assert_int_equal(
+        gs_sglang_default_fraction_permille(gs_sglang_release_for(505), 24145ULL * GS_MIB, 1, 1, 1),
+        844);
     assert_string_equal(gs_sglang_release_for(0)->name, "0.5.20"); /* the newest modelled */
     assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 1, 1, 1), 834);
     assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 8, 1, 1), 817);

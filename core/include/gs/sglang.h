@@ -110,6 +110,8 @@ struct gs_sglang_release {
     const char *source;
     bool prefill_graphs;   /* the reserve holds the piecewise prefill CUDA graphs (0.5.10 on) */
     bool small_tier_4096;  /* under 35 GiB: chunked prefill 4096, graphs to 48 / 160 (0.5.20 on) */
+    bool small_tier_bs16;  /* 20-35 GiB below TP 4: cuda_graph_max_bs 16, where PR #12124
+                              (2025-10-25, first in the v0.5.5 tag) made it 24 */
     bool fp8_marlin;       /* fp8 linears run on Marlin's weight-only kernel below compute
                               capability 8.9, with its 16-bit scales (PR #8990, 0.5.1 on) */
     bool draft_in_fraction; /* a speculative draft's weights and KV pool come out of
