@@ -41,20 +41,39 @@ static const struct gs_sglang_release releases[] = {
                "page size > 1 + eagle\", first in the v0.4.5 tag: server_args.py __post_init__)",
      .spec_wide_default = true,
      .spec_running_cap = true},
+    {.from = 406,
+     .name = "0.4.6",
+     .rule = GS_SGLANG_RULE_TENSOR_KEEP_13G,
+     .rope_element_bytes = 4,
+     .source = "as 0.4.5, and on GPUs above 80 GiB (81,920 MiB) mem_fraction_static = "
+               "(capacity - 13 GiB) / capacity (server_args.py __post_init__, v0.4.6 tag: "
+               "\"FIXME: more fine grained auto-selection polices\")",
+     .spec_wide_default = true,
+     .spec_running_cap = true},
     {.from = 407,
      .name = "0.4.7",
+     .rule = GS_SGLANG_RULE_TENSOR_BY_CAPACITY,
+     .rope_element_bytes = 4,
+     .source = "server_args.py __post_init__ at the v0.4.7 tag: by tp_size x pp_size up to 80 "
+               "GiB, 0.88 above; then 0.79 above 180,000 MiB on CUDA, min(f + 48 GiB x (1 - f) "
+               "/ capacity, (capacity - 18 GiB) / capacity) above 96 GiB (20 GiB under "
+               "speculative decoding), f x 0.95 under speculative decoding below",
+     .spec_wide_default = true,
+     .spec_running_cap = true},
+    {.from = 408,
+     .name = "0.4.8",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
      .rope_element_bytes = 4,
      .source = "sglang PR #7054 \"Simplify the heuristics for setting --mem-fraction-static\" "
-               "(merged 2025-06-10, the day of the 0.4.7 bump, PR #7038): reserved_mem by GPU "
-               "class and tp_size x pp_size",
+               "(merged 2025-06-10, after the v0.4.7 tag; first in the v0.4.8 tag): "
+               "reserved_mem by GPU class and tp_size x pp_size",
      .spec_wide_default = true,
      .spec_running_cap = true},
     {.from = 501,
      .name = "0.5.1",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
      .rope_element_bytes = 4,
-     .source = "as 0.4.7, and fp8 linears on Marlin's weight-only kernel on GPUs of compute "
+     .source = "as 0.4.8, and fp8 linears on Marlin's weight-only kernel on GPUs of compute "
                "capability 8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged "
                "2025-08-19, first in the v0.5.1 tag: quantization/fp8_utils.py "
                "can_auto_enable_marlin_fp8; marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
@@ -286,17 +305,48 @@ static uint64_t thousandths(double kept_mib, double total_mib)
     return p ? p : 1;
 }
 
-/* sglang server_args.py before PR #7054: by tp_size alone */
+/* sglang server_args.py before PR #7054: by tp_size alone (0.4.7: tp_size x pp_size) */
 static uint64_t by_tensor(uint64_t tp)
 {
     return tp >= 16 ? 790 : tp >= 8 ? 810 : tp >= 4 ? 850 : tp >= 2 ? 870 : 880;
+}
+
+/* The v0.4.6 tag: "if gpu_mem <= 81920" the table, "else ... (gpu_mem - 1024 * 13) / gpu_mem"
+ * (unrounded; gpusizer keeps thousandths) */
+static uint64_t by_tensor_keep_13g(uint64_t mib, uint64_t tp)
+{
+    return mib <= 81920 ? by_tensor(tp) : thousandths((double)mib - 13 * 1024, (double)mib);
+}
+
+/* The v0.4.7 tag: parallel_size = tp_size x pp_size into the table up to 81,920 MiB, 0.88
+ * above; then "if gpu_mem > 180 * 1000 and is_cuda(): 0.79", "elif gpu_mem > 96 * 1024:
+ * min(mem_fraction + 48 * 1024 * (1 - mem_fraction) / gpu_mem, (gpu_mem - reserve_mem) /
+ * gpu_mem)" with reserve_mem 18 GiB ("15 GB + additional 3GB for cuda graph"), 20 GiB under
+ * speculative decoding, "else: if self.speculative_algorithm is not None:
+ * self.mem_fraction_static *= 0.95" (unrounded; gpusizer keeps thousandths) */
+static uint64_t by_tensor_capacity(uint64_t mib, uint64_t parallel, bool rocm,
+                                   enum gs_spec_method spec)
+{
+    const double f = mib <= 81920 ? (double)by_tensor(parallel) / 1000.0 : 0.88;
+    const double m = (double)mib;
+    double out;
+    if (mib > 180 * 1000 && !rocm) {
+        out = 0.79;
+    } else if (mib > 96 * 1024) {
+        const double reserve = spec != GS_SPEC_NONE ? 20 * 1024 : 18 * 1024;
+        const double grown = f + 48.0 * 1024 * (1 - f) / m, kept = (m - reserve) / m;
+        out = grown < kept ? grown : kept;
+    } else {
+        out = spec != GS_SPEC_NONE ? f * 0.95 : f;
+    }
+    return thousandths(out * m, m);
 }
 
 /* PR #7054: reserved_mem by GPU class, growing with parallel_size = tp_size x pp_size, and
  * 4 GiB more with data-parallel attention ("if self.enable_dp_attention: reserved_mem += 4 *
  * 1024", in server_args.py throughout the rule's releases: the early form beside the H20 class
  * and the later one beside adjust_mem_fraction_for_vlm) */
-/* The draft's reserve (MiB x 10) in the 0.4.7-0.5.2 rule: "# draft model and larger cuda graph
+/* The draft's reserve (MiB x 10) in the 0.4.8-0.5.2 rule: "# draft model and larger cuda graph
  * buffers ... if self.speculative_algorithm is not None: reserved_mem += 2 * 1024", STANDALONE
  * ("the draft model is typically larger") 6 * 1024 once it exists */
 static uint64_t class_spec_x10(enum gs_spec_method spec)
@@ -422,6 +472,10 @@ uint64_t gs_sglang_default_fraction(const struct gs_sglang_release *release,
     switch (release->rule) {
     case GS_SGLANG_RULE_TENSOR:
         return by_tensor(tp);
+    case GS_SGLANG_RULE_TENSOR_KEEP_13G:
+        return by_tensor_keep_13g(mib, tp);
+    case GS_SGLANG_RULE_TENSOR_BY_CAPACITY:
+        return by_tensor_capacity(mib, tp * pp, in->rocm, in->spec);
     case GS_SGLANG_RULE_GPU_CLASS:
         return by_gpu_class(mib, tp * pp, dp, in->spec);
     case GS_SGLANG_RULE_RESERVE:
@@ -1242,9 +1296,11 @@ static enum gs_status sglang_speculative(const struct gs_engine_config *c,
                       ? "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
                         "outside the given mem_fraction_static; the target's pool is unchanged"
                       : "SGLang: the draft's weights, KV pool and CUDA graphs live in the reserve "
-                        "outside mem_fraction_static, whose default grows by 2 GiB (4 in "
-                        "0.5.10-0.5.13, PR #19418; STANDALONE 6, NGRAM none from 0.5.3); the "
-                        "target's pool is what the fraction leaves",
+                        "outside mem_fraction_static, whose default grows by 2 GiB from 0.4.8 "
+                        "(4 in 0.5.10-0.5.13, PR #19418; STANDALONE 6, NGRAM none from 0.5.3; "
+                        "0.4.7 keeps 20 GiB rather than 18 above 96 GiB and takes 5% less "
+                        "below, earlier releases nothing); the target's pool is what the "
+                        "fraction leaves",
                   "sglang server_args.py _handle_gpu_memory_settings; model_runner "
                   "profile_max_num_token (issue #6875)");
     return GS_OK;
@@ -1256,9 +1312,11 @@ const struct gs_engine_ops gs_engine_sglang = {
     .block_size = 1,
     .budget_source =
         "SGLang server_args.py by release (inference.engine_version, default 0.5.20): the "
-        "mem_fraction_static default by tensor-parallel size up to 0.4.6, a reserve of "
-        "2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank in 0.4.7-0.5.2 "
-        "(PR #7054), 512 MiB + 1.5 x chunked prefill + 2 x cuda_graph_max_bs + TP x PP / 8 "
+        "mem_fraction_static default by tensor-parallel size up to 0.4.5 (0.4.6 keeping 13 GiB "
+        "above 80 GiB; 0.4.7 by TP x PP up to 80 GiB, then by capacity above 96 GiB), a "
+        "reserve of 2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank in "
+        "0.4.8-0.5.2 (PR #7054), 512 MiB + 1.5 x chunked prefill + 2 x cuda_graph_max_bs + TP x PP "
+        "/ 8 "
         "GiB, at least 10 GiB above 60 GiB, less for a vision tower "
         "(adjust_mem_fraction_for_vlm), from 0.5.3 (PR #10975); 8 MiB per prefill CUDA-graph "
         "size (1.5 GiB for MLA, none on ROCm) from 0.5.10; 4096-token chunks under 35 GiB "

@@ -170,7 +170,7 @@ static void test_vllm_mla_padding(void **state)
  * 512 + 1.5 x 8192 + 2 x 256 + 1/8 x 1024 = 13,440 MiB (above the 10 GiB
  * floor), then 2,048 more for EAGLE/EAGLE3/NEXTN ((81121 - 15488) / 81121 =
  * 0.809), 6,144 for STANDALONE ((81121 - 19584) / 81121 = 0.759) and none
- * for NGRAM (0.834); the 0.4.7-0.5.2 rule reserves (9.5 + 1/2) GiB = 10,240
+ * for NGRAM (0.834); the 0.4.8-0.5.2 rule reserves (9.5 + 1/2) GiB = 10,240
  * MiB (0.874), 2,048 more for any algorithm, NGRAM too ((81121 - 12288) /
  * 81121 = 0.849), 6,144 for STANDALONE (0.798). From 0.5.14 nothing more
  * (PR #23862: memory_hook.py has no speculative term). */
@@ -179,7 +179,7 @@ static void test_sglang_speculative_reserve(void **state)
     (void)state;
     const uint64_t h100 = 85061827297ULL;
     const struct gs_sglang_release *now = gs_sglang_release_for(503);
-    const struct gs_sglang_release *mid = gs_sglang_release_for(407);
+    const struct gs_sglang_release *mid = gs_sglang_release_for(408);
     assert_int_equal(gs_sglang_default_fraction_spec_permille(now, h100, 1, 1, 1, GS_SPEC_NONE), 834);
     assert_int_equal(gs_sglang_default_fraction_spec_permille(now, h100, 1, 1, 1, GS_SPEC_MTP), 809);
     assert_int_equal(gs_sglang_default_fraction_spec_permille(now, h100, 1, 1, 1, GS_SPEC_EAGLE3),

@@ -369,16 +369,16 @@ static void test_weights_leave_no_cache(void **state)
     assert_false(gs_inference_weights_leave_no_cache(&over.engine, total + 1, total));
 }
 
-/* SGLang 0.4.7-0.5.2 (PR #7054): (capacity - reserved) / capacity in MiB,
+/* SGLang 0.4.8-0.5.2 (PR #7054, after the v0.4.7 tag): (capacity - reserved) / capacity in MiB,
  * rounded to 3 decimals. H100 at 79.22 GiB = 81,121 MiB, TP 1: reserved (9.5
  * + 1/2) GiB = 10,240 MiB -> 70,881 / 81,121 = 0.87377 -> 0.874. TP 8: 13,824
  * MiB reserved -> 0.8296 -> 0.830. A 24 GB card reporting 23.58 GiB = 24,145
  * MiB: (2.8 + 0.1) GiB = 2,969.6 MiB -> 0.87701 -> 0.877. H200 (140 GiB
  * class): (12 + 0.5) GiB. B200: 32 GiB. */
-static void test_sglang_fraction_0_4_7(void **state)
+static void test_sglang_fraction_0_4_8(void **state)
 {
     (void)state;
-    const struct gs_sglang_release *r = gs_sglang_release_for(407);
+    const struct gs_sglang_release *r = gs_sglang_release_for(408);
     assert_int_equal(r->rule, GS_SGLANG_RULE_GPU_CLASS);
     assert_int_equal(gs_sglang_release_for(502)->rule, r->rule); /* 0.5.1's row: the same rule */
     assert_int_equal(gs_sglang_default_fraction_permille(r, 85061827297ULL, 1, 1, 1), 874);
@@ -397,7 +397,37 @@ static void test_sglang_fraction_0_4_7(void **state)
     assert_int_equal(gs_sglang_default_fraction_permille(r, 178 * GS_GIB, 8, 1, 8), 798);
 }
 
-/* SGLang up to 0.4.6 (server_args.py __post_init__ before PR #7054): by
+/* SGLang 0.4.6 and 0.4.7 (server_args.py __post_init__ at their tags), in thousandths:
+ *   - 0.4.6: the TP table up to 81,920 MiB; above, (capacity - 13,312) / capacity: 140 GiB =
+ *     143,360 MiB -> 130,048 / 143,360 = 0.90714 -> 0.907; an H100's 81,121 MiB at TP 4: 0.85;
+ *   - 0.4.7: the table by TP x PP up to 81,920 MiB (TP 4 x PP 2: 0.81, where 0.4.6 read 0.85
+ *     by TP alone), 0.88 above; 143,360 MiB: min(0.88 + 49,152 x 0.12 / 143,360, 124,928 /
+ *     143,360) = min(0.92114, 0.87143) -> 0.871, under speculative decoding 122,880 / 143,360
+ *     = 0.85714 -> 0.857; 178 GiB = 182,272 MiB (over 180,000, CUDA): 0.79, on ROCm min(0.88
+ *     + 49,152 x 0.12 / 182,272, 163,840 / 182,272) = min(0.91236, 0.89888) -> 0.899; a
+ *     24,145 MiB card at TP 1 under speculative decoding 0.88 x 0.95 = 0.836. */
+static void test_sglang_fraction_0_4_6_and_0_4_7(void **state)
+{
+    (void)state;
+    const struct gs_sglang_release *r6 = gs_sglang_release_for(406);
+    const struct gs_sglang_release *r7 = gs_sglang_release_for(407);
+    assert_int_equal(r6->rule, GS_SGLANG_RULE_TENSOR_KEEP_13G);
+    assert_int_equal(r7->rule, GS_SGLANG_RULE_TENSOR_BY_CAPACITY);
+    assert_int_equal(gs_sglang_default_fraction_permille(r6, 140 * GS_GIB, 1, 1, 1), 907);
+    assert_int_equal(gs_sglang_default_fraction_permille(r6, 85061827297ULL, 4, 2, 1), 850);
+    assert_int_equal(gs_sglang_default_fraction_permille(r7, 85061827297ULL, 4, 2, 1), 810);
+    assert_int_equal(gs_sglang_default_fraction_permille(r7, 85061827297ULL, 1, 1, 1), 880);
+    assert_int_equal(gs_sglang_default_fraction_permille(r7, 140 * GS_GIB, 1, 1, 1), 871);
+    assert_int_equal(
+        gs_sglang_default_fraction_spec_permille(r7, 140 * GS_GIB, 1, 1, 1, GS_SPEC_MTP), 857);
+    assert_int_equal(gs_sglang_default_fraction_permille(r7, 178 * GS_GIB, 8, 1, 1), 790);
+    const struct gs_sglang_fraction_input mi = {178 * GS_GIB, 8, 1, 1, GS_SPEC_NONE, false, true};
+    assert_int_equal(gs_sglang_default_fraction(r7, &mi), 899);
+    assert_int_equal(
+        gs_sglang_default_fraction_spec_permille(r7, 24145ULL * GS_MIB, 1, 1, 1, GS_SPEC_MTP), 836);
+}
+
+/* SGLang up to 0.4.5 (server_args.py __post_init__ before PR #7054): by
  * tp_size alone, whatever the GPU - 0.88, 0.87 from TP 2, 0.85 from 4 (the
  * 0.85 SGLang 0.4.3 logged at TP 4 on L4s), 0.81 from 8, 0.79 from 16. */
 static void test_sglang_fraction_0_4_0(void **state)
@@ -411,8 +441,8 @@ static void test_sglang_fraction_0_4_0(void **state)
     assert_ptr_equal(gs_sglang_release_for(404), r3);
     assert_int_equal(r3->rule, GS_SGLANG_RULE_TENSOR);
     /* 0.4.5 keeps both; it adds the 48-request bound under speculative decoding (PR #4908) */
-    assert_int_equal(gs_sglang_release_for(406)->rule, GS_SGLANG_RULE_TENSOR);
-    assert_int_equal(gs_sglang_release_for(406)->rope_element_bytes, 4);
+    assert_int_equal(gs_sglang_release_for(405)->rule, GS_SGLANG_RULE_TENSOR);
+    assert_int_equal(gs_sglang_release_for(405)->rope_element_bytes, 4);
     assert_int_equal(r->rope_element_bytes, 0);
     assert_int_equal(r3->rope_element_bytes, 4);
     assert_int_equal(gs_sglang_release_for(0)->rope_element_bytes, 4);
@@ -504,7 +534,7 @@ static void test_sglang_vlm_fraction(void **state)
     in.engine.version = 503;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.fraction_permille, 748);
-    in.engine.version = 407;
+    in.engine.version = 408;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.fraction_permille, 874);
     in.engine.version = 0;
@@ -530,10 +560,10 @@ static void test_sglang_rule(void **state)
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.fraction_permille, 829);
     assert_string_equal(r.sglang_release->name, "0.5.20");
-    /* the pool's arithmetic at SGLang 0.4.7's 0.874 */
-    in.engine.version = 407;
+    /* the pool's arithmetic at SGLang 0.4.8's 0.874 */
+    in.engine.version = 408;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
-    assert_string_equal(r.sglang_release->name, "0.4.7");
+    assert_string_equal(r.sglang_release->name, "0.4.8");
     assert_int_equal(r.budget.fraction_permille, 874);
     /* 84,061,827,297 x 0.874, floored */
     const uint64_t requested = 73470037057ULL;
@@ -923,7 +953,8 @@ int main(void)
         cmocka_unit_test(test_weight_formats),
         cmocka_unit_test(test_weight_formats_70b),
         cmocka_unit_test(test_sglang_fraction_0_4_0),
-        cmocka_unit_test(test_sglang_fraction_0_4_7),
+        cmocka_unit_test(test_sglang_fraction_0_4_8),
+        cmocka_unit_test(test_sglang_fraction_0_4_6_and_0_4_7),
         cmocka_unit_test(test_sglang_fraction_0_5_3),
         cmocka_unit_test(test_sglang_vlm_fraction),
         cmocka_unit_test(test_sglang_rule),

@@ -18,9 +18,15 @@
  *
  * What changes between releases is mostly the default mem_fraction_static
  * (server_args.py), three rules so far, and what else the fraction holds:
- *   - up to 0.4.6: by tensor-parallel size alone (0.88, 0.87 from TP 2, 0.85
- *     from 4, 0.81 from 8, 0.79 from 16);
- *   - 0.4.7 to 0.5.2 (PR #7054, merged 2025-06-10 with the 0.4.7 bump): a
+ *   - up to 0.4.5: by tensor-parallel size alone (0.88, 0.87 from TP 2, 0.85
+ *     from 4, 0.81 from 8, 0.79 from 16); 0.4.6 the same up to 80 GiB
+ *     (81,920 MiB) and (capacity - 13 GiB) / capacity above; 0.4.7 by TP x PP
+ *     up to 80 GiB and 0.88 above, then 0.79 above 180,000 MiB on CUDA,
+ *     min(f + 48 GiB x (1 - f) / capacity, (capacity - 18 GiB) / capacity)
+ *     above 96 GiB (20 GiB under speculative decoding), and x 0.95 under
+ *     speculative decoding below (the v0.4.6 and v0.4.7 tags; their fractions
+ *     are unrounded, gpusizer's in thousandths);
+ *   - 0.4.8 to 0.5.2 (PR #7054, merged 2025-06-10, after the v0.4.7 tag): a
  *     reserve by GPU class growing with TP x PP (2.8 + n/10 GiB under
  *     35 GiB, 9.5 + n/2 under 90, 12 + n/2 under 160, else 32), 4 GiB more
  *     with data-parallel attention;
@@ -69,9 +75,14 @@
 #include <stdint.h>
 
 enum gs_sglang_rule {
-    GS_SGLANG_RULE_TENSOR,   /* by tensor-parallel size */
-    GS_SGLANG_RULE_GPU_CLASS, /* reserve by GPU class and TP x PP */
-    GS_SGLANG_RULE_RESERVE,  /* reserve from chunked prefill and CUDA-graph defaults */
+    GS_SGLANG_RULE_TENSOR,             /* by tensor-parallel size */
+    GS_SGLANG_RULE_TENSOR_KEEP_13G,    /* ... up to 80 GiB; above it 13 GiB kept (0.4.6) */
+    GS_SGLANG_RULE_TENSOR_BY_CAPACITY, /* by TP x PP up to 80 GiB, 0.88 above; then 0.79 above
+                                          180,000 MiB on CUDA, 18 GiB kept (20 under speculative
+                                          decoding) above 96 GiB, x 0.95 under speculative
+                                          decoding below (0.4.7) */
+    GS_SGLANG_RULE_GPU_CLASS,          /* reserve by GPU class and TP x PP */
+    GS_SGLANG_RULE_RESERVE,            /* reserve from chunked prefill and CUDA-graph defaults */
 };
 
 /* How a hybrid's Mamba / linear-attention states are pooled, by release tag (read at each tag's
@@ -188,9 +199,10 @@ uint64_t gs_sglang_default_fraction_permille(const struct gs_sglang_release *rel
  * weights, KV pool and CUDA graphs live in the reserve: 2 GiB more for
  * EAGLE/EAGLE3/NEXTN (method mtp, eagle, eagle3; 4 GiB in 0.5.10-0.5.13,
  * gs_sglang_release.draft_reserve_4g) and 6 GiB for STANDALONE
- * (draft_model); NGRAM 2 GiB in the 0.4.7-0.5.2 rule and none from 0.5.3
- * (after the 10 GiB floor there). The rule up to 0.4.6 (by tensor size)
- * reserves nothing for it here: no such term was found in it. */
+ * (draft_model); NGRAM 2 GiB in the 0.4.8-0.5.2 rule and none from 0.5.3
+ * (after the 10 GiB floor there). 0.4.7 keeps 20 GiB rather than 18 above
+ * 96 GiB and takes 5% off below (any algorithm); the rules up to 0.4.6 (by
+ * tensor size) have no such term. */
 uint64_t gs_sglang_default_fraction_spec_permille(const struct gs_sglang_release *release,
                                                   uint64_t total_bytes, uint64_t tensor,
                                                   uint64_t pipeline, uint64_t attention_data,
