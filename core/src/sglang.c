@@ -23,7 +23,8 @@ static const struct gs_sglang_release releases[] = {
      .source = "sglang server_args.py ServerArgs.__post_init__ before PR #7054 (\"Set mem fraction "
                "static, which depends on the tensor parallelism size\"); SGLang 0.4.3 logs "
                "mem_fraction_static=0.85 at TP 4",
-     .spec_wide_default = true},
+     .spec_wide_default = true,
+     .vlm_factor_permille = 950},
     {.from = 403,
      .name = "0.4.3",
      .rule = GS_SGLANG_RULE_TENSOR,
@@ -31,7 +32,8 @@ static const struct gs_sglang_release releases[] = {
      .source = "as 0.4.0; rotary tables in fp32 from sglang PR #3169 \"[kernel] Use sgl_kernel "
                "rope\" (merged 2025-01-28, first in the v0.4.3 tag): layers/rotary_embedding.py "
                "keeps cos_sin_cache in fp32 on CUDA",
-     .spec_wide_default = true},
+     .spec_wide_default = true,
+     .vlm_factor_permille = 950},
     {.from = 405,
      .name = "0.4.5",
      .rule = GS_SGLANG_RULE_TENSOR,
@@ -40,7 +42,8 @@ static const struct gs_sglang_release releases[] = {
                "requests where --max-running-requests is not given (sglang PR #4908 \"Support "
                "page size > 1 + eagle\", first in the v0.4.5 tag: server_args.py __post_init__)",
      .spec_wide_default = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .vlm_factor_permille = 900},
     {.from = 406,
      .name = "0.4.6",
      .rule = GS_SGLANG_RULE_TENSOR_KEEP_13G,
@@ -49,7 +52,8 @@ static const struct gs_sglang_release releases[] = {
                "(capacity - 13 GiB) / capacity (server_args.py __post_init__, v0.4.6 tag: "
                "\"FIXME: more fine grained auto-selection polices\")",
      .spec_wide_default = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .vlm_factor_permille = 900},
     {.from = 407,
      .name = "0.4.7",
      .rule = GS_SGLANG_RULE_TENSOR_BY_CAPACITY,
@@ -59,7 +63,8 @@ static const struct gs_sglang_release releases[] = {
                "/ capacity, (capacity - 18 GiB) / capacity) above 96 GiB (20 GiB under "
                "speculative decoding), f x 0.95 under speculative decoding below",
      .spec_wide_default = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .vlm_factor_permille = 900},
     {.from = 408,
      .name = "0.4.8",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
@@ -68,18 +73,38 @@ static const struct gs_sglang_release releases[] = {
                "(merged 2025-06-10, after the v0.4.7 tag; first in the v0.4.8 tag): "
                "reserved_mem by GPU class and tp_size x pp_size",
      .spec_wide_default = true,
+     .spec_running_cap = true,
+     .vlm_factor_permille = 900},
+    {.from = 409,
+     .name = "0.4.9",
+     .rule = GS_SGLANG_RULE_GPU_CLASS,
+     .rope_element_bytes = 4,
+     .source = "as 0.4.8, and no multimodal factor on the fraction (model_runner.py's 0.90 gone "
+               "at the v0.4.9 tag)",
+     .spec_wide_default = true,
      .spec_running_cap = true},
+    {.from = 410,
+     .name = "0.4.10",
+     .rule = GS_SGLANG_RULE_GPU_CLASS,
+     .rope_element_bytes = 4,
+     .source = "as 0.4.9, and a multimodal model's default fraction scaled by its vision tower "
+               "(server_args.py adjust_mem_fraction_for_vlm, PR #6881, first in the v0.4.10 "
+               "tag)",
+     .spec_wide_default = true,
+     .spec_running_cap = true,
+     .vlm_adjust = true},
     {.from = 501,
      .name = "0.5.1",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
      .rope_element_bytes = 4,
-     .source = "as 0.4.8, and fp8 linears on Marlin's weight-only kernel on GPUs of compute "
+     .source = "as 0.4.10, and fp8 linears on Marlin's weight-only kernel on GPUs of compute "
                "capability 8.0-8.8 (sglang PR #8990 \"enable marlin fp8 blockwise\", merged "
                "2025-08-19, first in the v0.5.1 tag: quantization/fp8_utils.py "
                "can_auto_enable_marlin_fp8; marlin_utils_fp8.py prepare_fp8_layer_for_marlin)",
      .fp8_marlin = true,
      .spec_wide_default = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .vlm_adjust = true},
     {.from = 502,
      .name = "0.5.2",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
@@ -95,7 +120,8 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_FIXED,
      .state_fallback_512 = true,
      .spec_wide_default = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .vlm_adjust = true},
     {.from = 503,
      .name = "0.5.3",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -111,7 +137,8 @@ static const struct gs_sglang_release releases[] = {
      .state_fallback_512 = true,
      .spec_wide_default = true,
      .spec_running_cap = true,
-     .small_tier_bs16 = true},
+     .small_tier_bs16 = true,
+     .vlm_adjust = true},
     {.from = 504,
      .name = "0.5.4",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -129,7 +156,8 @@ static const struct gs_sglang_release releases[] = {
      .state_fallback_512 = true,
      .spec_wide_default = true,
      .spec_running_cap = true,
-     .small_tier_bs16 = true},
+     .small_tier_bs16 = true,
+     .vlm_adjust = true},
     {.from = 505,
      .name = "0.5.5",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -141,7 +169,8 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_SPLIT,
      .state_fallback_512 = true,
      .spec_wide_default = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .vlm_adjust = true},
     {.from = 507,
      .name = "0.5.7",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -156,7 +185,8 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_RADIX_RESERVE,
      .state_fallback_512 = true,
      .spec_wide_default = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .vlm_adjust = true},
     {.from = 508,
      .name = "0.5.8",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -170,7 +200,8 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_RESERVE,
      .state_fallback_512 = true,
      .spec_radix = GS_SGLANG_SPEC_RADIX_OFF_NEMOTRON,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .vlm_adjust = true},
     {.from = 509,
      .name = "0.5.9",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -183,7 +214,8 @@ static const struct gs_sglang_release releases[] = {
      .state_rule = GS_SGLANG_STATES_RESERVE,
      .spec_radix = GS_SGLANG_SPEC_RADIX_OFF,
      .spec_running_cap = true,
-     .state_dtype_config = true},
+     .state_dtype_config = true,
+     .vlm_adjust = true},
     {.from = 510,
      .name = "0.5.10",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -202,7 +234,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .state_stage_pool = true,
      .state_dtype_config = true,
-     .draft_reserve_4g = true},
+     .draft_reserve_4g = true,
+     .vlm_adjust = true},
     {.from = 513,
      .name = "0.5.13",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -218,7 +251,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .state_stage_pool = true,
      .state_dtype_config = true,
-     .draft_reserve_4g = true},
+     .draft_reserve_4g = true,
+     .vlm_adjust = true},
     {.from = 514,
      .name = "0.5.14",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -239,7 +273,8 @@ static const struct gs_sglang_release releases[] = {
      .state_extra_buffer = true,
      .spec_running_cap = true,
      .state_stage_pool = true,
-     .state_dtype_config = true},
+     .state_dtype_config = true,
+     .vlm_adjust = true},
     {.from = 517,
      .name = "0.5.17",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -256,7 +291,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .state_stage_pool = true,
      .state_stage_budget = true,
-     .state_dtype_config = true},
+     .state_dtype_config = true,
+     .vlm_adjust = true},
     {.from = 520,
      .name = "0.5.20",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -275,7 +311,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .state_stage_pool = true,
      .state_stage_budget = true,
-     .state_dtype_config = true},
+     .state_dtype_config = true,
+     .vlm_adjust = true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -588,8 +625,12 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
     b->fraction_permille = c->mem_fraction_static_permille
                                ? c->mem_fraction_static_permille
                                : gs_sglang_default_fraction(out->sglang_release, &fin);
-    if (!c->mem_fraction_static_permille && in->arch->vision_config_layers &&
-        out->sglang_release->rule == GS_SGLANG_RULE_RESERVE)
+    /* a multimodal model (one with a vision tower): through 0.4.8 model_runner.py scales any
+     * fraction (model_config.is_multimodal), from 0.4.10 server_args.py the default alone */
+    const struct gs_sglang_release *rel = out->sglang_release;
+    if (in->arch->vision_config_layers && rel->vlm_factor_permille)
+        b->fraction_permille = (b->fraction_permille * rel->vlm_factor_permille + 500) / 1000;
+    else if (!c->mem_fraction_static_permille && in->arch->vision_config_layers && rel->vlm_adjust)
         b->fraction_permille = gs_sglang_vlm_fraction_permille(
             b->fraction_permille, in->arch->vision_config_layers, in->arch->vision_config_hidden);
     /* model_runner.profile_max_num_token: rest = free after loading - baseline x (1 -
@@ -1317,8 +1358,9 @@ const struct gs_engine_ops gs_engine_sglang = {
         "reserve of 2.8/9.5/12/32 GiB by GPU class plus 0.1-0.5 GiB per parallel rank in "
         "0.4.8-0.5.2 (PR #7054), 512 MiB + 1.5 x chunked prefill + 2 x cuda_graph_max_bs + TP x PP "
         "/ 8 "
-        "GiB, at least 10 GiB above 60 GiB, less for a vision tower "
-        "(adjust_mem_fraction_for_vlm), from 0.5.3 (PR #10975); 8 MiB per prefill CUDA-graph "
+        "GiB, at least 10 GiB above 60 GiB, from 0.5.3 (PR #10975); a multimodal model's "
+        "default less by its vision tower from 0.4.10 (adjust_mem_fraction_for_vlm; any "
+        "fraction x 0.95 to 0.4.4, x 0.90 in 0.4.5-0.4.8); 8 MiB per prefill CUDA-graph "
         "size (1.5 GiB for MLA, none on ROCm) from 0.5.10; 4096-token chunks under 35 GiB "
         "from 0.5.20 (PR #37898); "
         "model_runner.profile_max_num_token; core/src/sglang.c",

@@ -534,9 +534,29 @@ static void test_sglang_vlm_fraction(void **state)
     in.engine.version = 503;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.fraction_permille, 748);
-    in.engine.version = 408;
+    /* 0.4.10 (PR #6881) adjusts the default: 874 (test_sglang_fraction_0_4_8) x 0.95 x (1 - 0.1
+     * x (24 x 1,280^2 / (24 x 1,024^2) - 1) = 0.94375) = 783.6 -> 784; 0.4.9 left it alone;
+     * 0.4.5-0.4.8 scaled any fraction by 0.90 in model_runner.py (0.4.5: 880 -> 792, a given
+     * 900 -> 810), 0.4.0-0.4.4 by 0.95 (880 -> 836) */
+    in.engine.version = 410;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 784);
+    in.engine.version = 409;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.fraction_permille, 874);
+    in.engine.version = 408;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 787); /* 874 x 0.90 = 786.6 */
+    in.engine.version = 405;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 792);
+    in.engine.mem_fraction_static_permille = 900;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 810);
+    in.engine.mem_fraction_static_permille = 0;
+    in.engine.version = 404;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 836);
     in.engine.version = 0;
     in.engine.mem_fraction_static_permille = 900;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);

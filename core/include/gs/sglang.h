@@ -59,10 +59,12 @@
  * Not modelled: the opt-in post-capture KV sizing
  * (SGLANG_ENABLE_POST_CAPTURE_KV_SIZING), nor the 0.85 factor of AMD's aiter
  * attention above 8,192 tokens of context (an opt-in backend).
- * Not modelled either, for want of release boundaries: before PR #6881 (still
- * in review on 2025-06-29, so 0.4.9 or later) model_runner.py multiplied any
- * fraction, default or given, by 0.90 for multimodal models (by 0.95 in older
- * releases).
+ * A multimodal model's fraction by tag: model_runner.py multiplied any
+ * fraction, default or given, by 0.95 through 0.4.4 and by 0.90 in
+ * 0.4.5-0.4.8 ("Automatically reduce --mem-fraction-static ... because this
+ * is a multimodal model"); 0.4.9 left it; from 0.4.10 (PR #6881)
+ * adjust_mem_fraction_for_vlm scales the default alone
+ * (gs_sglang_release.vlm_factor_permille, vlm_adjust).
  * The default is the latest of these.
  */
 #ifndef GS_SGLANG_H
@@ -121,6 +123,11 @@ struct gs_sglang_release {
     const char *source;
     bool prefill_graphs;   /* the reserve holds the piecewise prefill CUDA graphs (0.5.10 on) */
     bool small_tier_4096;  /* under 35 GiB: chunked prefill 4096, graphs to 48 / 160 (0.5.20 on) */
+    uint16_t vlm_factor_permille; /* a multimodal model's fraction, default or given, x this
+                                     (model_runner.py: 950 through 0.4.4, 900 in 0.4.5-0.4.8);
+                                     0: none */
+    bool vlm_adjust;              /* ... the default alone scaled by its vision tower's size
+                                     (adjust_mem_fraction_for_vlm, PR #6881, first in the v0.4.10 tag) */
     bool small_tier_bs16;  /* 20-35 GiB below TP 4: cuda_graph_max_bs 16, where PR #12124
                               (2025-10-25, first in the v0.5.5 tag) made it 24 */
     bool fp8_marlin;       /* fp8 linears run on Marlin's weight-only kernel below compute
@@ -208,8 +215,8 @@ uint64_t gs_sglang_default_fraction_spec_permille(const struct gs_sglang_release
                                                   uint64_t pipeline, uint64_t attention_data,
                                                   enum gs_spec_method spec);
 
-/* SGLang's default for a multimodal model (adjust_mem_fraction_for_vlm, in
- * the 0.5.3 rule): permille x 0.95 x clamp(1 - 0.1 x (L x H^2 / (24 x
+/* SGLang's default for a multimodal model (adjust_mem_fraction_for_vlm, from
+ * 0.4.10): permille x 0.95 x clamp(1 - 0.1 x (L x H^2 / (24 x
  * 1024^2) - 1), 0.8, 1.05), L and H its vision_config's num_hidden_layers and
  * hidden_size - a vision tower the size of ViT-L/14 costs 5% of the fraction,
  * twice that size 15%. Rounded to thousandths (SGLang keeps the product). */
