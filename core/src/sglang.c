@@ -49,8 +49,8 @@ static const struct gs_sglang_release releases[] = {
      .rule = GS_SGLANG_RULE_TENSOR_KEEP_13G,
      .rope_element_bytes = 4,
      .source = "as 0.4.5, and on GPUs above 80 GiB (81,920 MiB) mem_fraction_static = "
-               "(capacity - 13 GiB) / capacity (server_args.py __post_init__, v0.4.6 tag: "
-               "\"FIXME: more fine grained auto-selection polices\")",
+               "(capacity - 13 GiB) / capacity (server_args.py __post_init__, v0.4.6 tag, an "
+               "interim rule by its own comment)",
      .spec_wide_default = true,
      .spec_running_cap = true,
      .vlm_factor_permille = 900},
