@@ -227,7 +227,25 @@ static const struct gs_sglang_release releases[] = {
                "draft where 0.5.3-0.5.9 reserved 2 (PR #19418, merged 2026-02-26); speculative "
                "decoding on a hybrid with the radix cache under the default no_buffer strategy "
                "raises ValueError at startup (_handle_mamba_radix_cache, v0.5.10 tag)",
-     .prefill_graphs = true,
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_PIECEWISE,
+     .piecewise_off_spec = true,
+     .piecewise_off_dsa = true,
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_RESERVE,
+     .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
+     .spec_running_cap = true,
+     .state_stage_pool = true,
+     .state_dtype_config = true,
+     .draft_reserve_4g = true,
+     .vlm_adjust = true},
+    {.from = 511,
+     .name = "0.5.11",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.10, but speculative decoding keeps the piecewise prefill graphs, and so "
+               "their reserve (_handle_piecewise_cuda_graph's rule 2 gone at the v0.5.11 tag)",
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_PIECEWISE,
+     .piecewise_off_dsa = true,
      .fp8_marlin = true,
      .state_rule = GS_SGLANG_STATES_RESERVE,
      .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
@@ -240,11 +258,13 @@ static const struct gs_sglang_release releases[] = {
      .name = "0.5.13",
      .rule = GS_SGLANG_RULE_RESERVE,
      .rope_element_bytes = 4,
-     .source = "as 0.5.10, and handle_max_mamba_cache's joint solve (v0.5.13 tag, "
+     .source = "as 0.5.11, and handle_max_mamba_cache's joint solve (v0.5.13 tag, "
                "model_runner_kv_cache_mixin.py): under speculative decoding K = share / (P (1 + "
                "speculative_num_draft_tokens / slots a request)), the draft states of min("
-               "max_running_requests, K / slots a request) requests taken beside them",
-     .prefill_graphs = true,
+               "max_running_requests, K / slots a request) requests taken beside them; "
+               "DeepSeek-V3.2 and GLM-5 keep the piecewise prefill graphs (is_deepseek_nsa and "
+               "their classes out of is_piecewise_cuda_graph_disabled_model at the tag)",
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_PIECEWISE,
      .fp8_marlin = true,
      .state_rule = GS_SGLANG_STATES_JOINT,
      .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
@@ -265,8 +285,60 @@ static const struct gs_sglang_release releases[] = {
                "layers)); the two PRs first in the v0.5.14 tag, where "
                "--mamba-radix-cache-strategy auto picks extra_buffer for the classes that "
                "support it and speculative decoding keeps the radix cache "
-               "(_handle_mamba_radix_cache)",
-     .prefill_graphs = true,
+               "(_handle_mamba_radix_cache); --cuda-graph-config by phase, whose "
+               "--disable-cuda-graph turns the prefill graphs off too, and multimodal "
+               "classes validated on piecewise graphs keep them "
+               "(multimodal_piecewise_cuda_graph_supported_model_archs)",
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_PIECEWISE,
+     .graph_phases = true,
+     .fp8_marlin = true,
+     .draft_in_fraction = true,
+     .state_rule = GS_SGLANG_STATES_JOINT,
+     .state_extra_buffer = true,
+     .spec_running_cap = true,
+     .state_stage_pool = true,
+     .state_dtype_config = true,
+     .vlm_adjust = true},
+    {.from = 515,
+     .name = "0.5.15",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.14, but breakable prefill CUDA graphs by default on CUDA "
+               "(cuda_graph_config.py default_prefill_backend, v0.5.15 tag), which "
+               "_disable_breakable_cudagraph_if_incompatible leaves out for MLA, DeepSeek-V4, DP "
+               "attention and multimodal models; --disaggregation-mode in the reserve "
+               "(_handle_gpu_memory_settings): a decode worker's activation term from max(its "
+               "running requests x draft tokens, 2048), no prefill graphs on it, no decode "
+               "graphs on a prefill worker, whose --disable-cuda-graph "
+               "(pd_disaggregation_hook.py) takes its prefill graphs too",
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_BREAKABLE,
+     .graph_phases = true,
+     .pd_reserve = GS_SGLANG_PD_RESERVE_ROLES,
+     .breakable_mla = GS_SGLANG_BREAKABLE_MLA_OFF,
+     .breakable_off_dp = true,
+     .fp8_marlin = true,
+     .draft_in_fraction = true,
+     .state_rule = GS_SGLANG_STATES_JOINT,
+     .state_extra_buffer = true,
+     .spec_running_cap = true,
+     .state_stage_pool = true,
+     .state_dtype_config = true,
+     .vlm_adjust = true},
+    {.from = 516,
+     .name = "0.5.16",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.15, but a prefill worker keeps its prefill graphs "
+               "(_apply_cuda_graph_disaggregation_roles turns its decode phase off alone; "
+               "pd_disaggregation_hook.py no longer sets --disable-cuda-graph, v0.5.16 tag), "
+               "Qwen3.5's multimodal classes keep breakable graphs and Kimi K2.5 and MiniMax M3 "
+               "run piecewise ones (multimodal_breakable_ and "
+               "multimodal_piecewise_cuda_graph_supported_model_archs)",
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_BREAKABLE,
+     .graph_phases = true,
+     .pd_reserve = GS_SGLANG_PD_RESERVE_PHASES,
+     .breakable_mla = GS_SGLANG_BREAKABLE_MLA_OFF,
+     .breakable_off_dp = true,
      .fp8_marlin = true,
      .draft_in_fraction = true,
      .state_rule = GS_SGLANG_STATES_JOINT,
@@ -281,8 +353,39 @@ static const struct gs_sglang_release releases[] = {
      .rope_element_bytes = 4,
      .source = "as 0.5.14, and the state pool's padding slot in the budget solve (PR #32184, "
                "merged 2026-07-23, first in the v0.5.17 tag: kv_cache_configurator.py "
-               "_handle_max_mamba_cache reserves max_mamba_cache_size + 1 slots)",
-     .prefill_graphs = true,
+               "_handle_max_mamba_cache reserves max_mamba_cache_size + 1 slots); breakable "
+               "prefill graphs for DP attention and for MLA models with DeepSeek sparse "
+               "attention, none for Nemotron-H (\"MLA attention (non-DSA)\", \"NemotronH "
+               "(hybrid Mamba2 prefill)\"); a decode worker's default without the multimodal "
+               "headroom (\"PD decode engines do not need this headroom\")",
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_BREAKABLE,
+     .graph_phases = true,
+     .pd_reserve = GS_SGLANG_PD_RESERVE_PHASES,
+     .breakable_mla = GS_SGLANG_BREAKABLE_MLA_NON_DSA,
+     .breakable_off_nemotron_h = true,
+     .vlm_adjust_prefill_only = true,
+     .fp8_marlin = true,
+     .draft_in_fraction = true,
+     .state_rule = GS_SGLANG_STATES_JOINT,
+     .state_extra_buffer = true,
+     .state_pad_slot = true,
+     .spec_running_cap = true,
+     .state_stage_pool = true,
+     .state_stage_budget = true,
+     .state_dtype_config = true,
+     .vlm_adjust = true},
+    {.from = 518,
+     .name = "0.5.18",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.17, but breakable prefill graphs for every MLA model and for Nemotron-H "
+               "(_disable_breakable_cudagraph_if_incompatible at the v0.5.18 tag: DeepSeek-V4 "
+               "and unlisted multimodal classes left out), and Kimi K2.5 and K3 among the "
+               "multimodal classes that keep them",
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_BREAKABLE,
+     .graph_phases = true,
+     .pd_reserve = GS_SGLANG_PD_RESERVE_PHASES,
+     .vlm_adjust_prefill_only = true,
      .fp8_marlin = true,
      .draft_in_fraction = true,
      .state_rule = GS_SGLANG_STATES_JOINT,
@@ -297,11 +400,14 @@ static const struct gs_sglang_release releases[] = {
      .name = "0.5.20",
      .rule = GS_SGLANG_RULE_RESERVE,
      .rope_element_bytes = 4,
-     .source = "as 0.5.17, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
+     .source = "as 0.5.18, and GPUs under 35 GiB default to chunked_prefill_size 4096 and "
                "cuda_graph_max_bs 48 below TP 4, 160 from it (PR #37898, merged about "
                "2026-09-04; in 0.5.20 per PR #40346; arg_groups/memory_hook.py "
                "handle_gpu_memory_settings)",
-     .prefill_graphs = true,
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_BREAKABLE,
+     .graph_phases = true,
+     .pd_reserve = GS_SGLANG_PD_RESERVE_PHASES,
+     .vlm_adjust_prefill_only = true,
      .small_tier_4096 = true,
      .fp8_marlin = true,
      .draft_in_fraction = true,
@@ -420,31 +526,35 @@ static uint64_t by_gpu_class(uint64_t mib, uint64_t parallel, uint64_t dp,
  * at least 10 GiB above 60 GiB */
 uint64_t gs_sglang_prefill_capture_sizes(uint64_t max_tokens)
 {
-    /* server_args piecewise_cuda_graph_tokens (as its startup logs print it): the steps up
-     * to 4,096, then by 512 */
+    /* server_args _generate_piecewise_cuda_graph_tokens (0.5.10-0.5.13),
+     * _generate_prefill_cuda_graph_batch_sizes (0.5.14 on): the steps up to 4,096, then by 512,
+     * "capture_sizes = [s for s in capture_sizes if s <= max_bs]" - the reserve counts that list
+     * (len(...bs) * 8), which holds no size above the chunk and does not add the chunk itself */
     static const struct {
         uint64_t from, to, step;
     } runs[] = {{4, 32, 4}, {48, 256, 16}, {288, 512, 32}, {576, 1024, 64}, {1280, 4096, 256}};
     uint64_t n = 0;
-    bool listed = false;
     for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
-        for (uint64_t v = runs[i].from; v <= runs[i].to && v <= max_tokens; v += runs[i].step) {
+        for (uint64_t v = runs[i].from; v <= runs[i].to && v <= max_tokens; v += runs[i].step)
             n++;
-            listed = v == max_tokens;
-        }
-    for (uint64_t v = 4608; v <= max_tokens; v += 512) {
-        n++;
-        listed = v == max_tokens;
-    }
-    return listed ? n : n + 1;
+    if (max_tokens >= 4608)
+        n += (max_tokens - 4608) / 512 + 1;
+    return n;
 }
+
+/* max_prefill_tokens' default (server_args.py, every tag read): the activation term's tokens
+ * when chunked prefill is off */
+#define MAX_PREFILL_TOKENS 16384
 
 static uint64_t by_reserve(const struct gs_sglang_release *release,
                            const struct gs_sglang_fraction_input *in, uint64_t mib, uint64_t tp,
-                           uint64_t pp, uint64_t dp)
+                           uint64_t pp, uint64_t dp, struct gs_sglang_reserve *r)
 {
     const enum gs_spec_method spec = in->spec;
-    uint64_t chunked, max_bs;
+    int64_t chunked;
+    uint64_t max_bs;
+    /* the GPU class's defaults, each where the request leaves it ("if
+     * self.chunked_prefill_size is None", "if self.cuda_graph_max_bs is None") */
     if (mib < 20 * 1024) {
         chunked = 2048, max_bs = 8; /* T4, 4080 */
     } else if (mib < 35 * 1024 && release->small_tier_4096) {
@@ -458,27 +568,64 @@ static uint64_t by_reserve(const struct gs_sglang_release *release,
     } else {
         chunked = 16384, max_bs = 512; /* B200, MI300 */
     }
-    double reserved = 512 + 1.5 * (double)(chunked > 2048 ? chunked : 2048) + 2.0 * (double)max_bs +
-                      (double)tp * (double)pp / 8 * 1024;
-    if (dp > 1) {
-        reserved += (double)max_bs * (double)dp * 3;
+    if (in->chunked_prefill_size)
+        chunked = in->chunked_prefill_size;
+    if (in->cuda_graph_max_bs)
+        max_bs = in->cuda_graph_max_bs;
+    r->chunked_prefill_size = chunked;
+    r->cuda_graph_max_bs = max_bs;
+    /* the activation term's tokens; from 0.5.15 a decode worker's "running_requests =
+     * self.max_running_requests or decode_cuda_graph_config.max_bs or 1", "draft_tokens =
+     * self.speculative_num_draft_tokens or 1" (both as given: the speculative hooks run after
+     * _handle_gpu_memory_settings) */
+    const bool roles = release->pd_reserve != GS_SGLANG_PD_RESERVE_FLAT;
+    uint64_t tokens = chunked > 0 ? (uint64_t)chunked : MAX_PREFILL_TOKENS;
+    if (roles && in->role == GS_SGLANG_ROLE_DECODE) {
+        const uint64_t running = in->max_running_requests ? in->max_running_requests : max_bs;
+        const uint64_t draft = in->draft_tokens ? in->draft_tokens : 1;
+        tokens = running > UINT64_MAX / draft ? UINT64_MAX : running * draft;
+    }
+    r->activation_tokens = tokens > 2048 ? tokens : 2048;
+    r->activation_mib = 1.5 * (double)r->activation_tokens;
+    /* the decode graphs: every release to 0.5.14 ("reserved_mem += self.cuda_graph_max_bs * 2");
+     * from 0.5.15 "if self.disaggregation_mode != 'prefill' and decode_cuda_graph_config.backend
+     * != Backend.DISABLED" (--disable-cuda-graph disables it) */
+    const bool decode_graphs =
+        !roles || (in->role != GS_SGLANG_ROLE_PREFILL && !in->disable_cuda_graph);
+    r->decode_graph_mib = decode_graphs ? 2.0 * (double)max_bs : 0;
+    r->parallel_mib = (double)tp * (double)pp / 8 * 1024;
+    /* DP attention's padding, on a prefill worker none from 0.5.15 */
+    if (dp > 1 && !(roles && in->role == GS_SGLANG_ROLE_PREFILL)) {
+        r->attention_data_mib = (double)max_bs * (double)dp * 3;
         if (max_bs > 300)
-            reserved += (double)max_bs * (double)dp * 1.5;
+            r->attention_data_mib += (double)max_bs * (double)dp * 1.5;
     }
     /* reserve_for_graph_mb's prefill graphs: 8 MiB per capture size ("1.5 GiB" flat for MLA
-     * models); ROCm's default prefill backend (tc_piecewise) is switched off */
-    if (release->prefill_graphs && !in->rocm)
-        reserved += in->mla ? 1536.0 : 8.0 * (double)gs_sglang_prefill_capture_sizes(chunked);
-    if (mib > 60 * 1024 && reserved < 10 * 1024)
+     * models) where the release captures them (gs_sglang_prefill_graphs_off; ROCm's default
+     * prefill backend, tc_piecewise, is switched off there); from 0.5.15 none on a decode
+     * worker ("self.disaggregation_mode != 'decode'") */
+    if (release->prefill_graphs != GS_SGLANG_PREFILL_GRAPHS_NONE && !in->rocm &&
+        !in->prefill_graphs_off && !(roles && in->role == GS_SGLANG_ROLE_DECODE)) {
+        r->prefill_capture_sizes =
+            gs_sglang_prefill_capture_sizes(chunked > 0 ? (uint64_t)chunked : 0);
+        r->prefill_graph_mib = in->mla ? 1536.0 : 8.0 * (double)r->prefill_capture_sizes;
+    }
+    double reserved = 512 + r->activation_mib + r->decode_graph_mib + r->parallel_mib +
+                      r->attention_data_mib + r->prefill_graph_mib;
+    if (mib > 60 * 1024 && reserved < 10 * 1024) {
+        r->floor_mib = 10 * 1024 - reserved;
         reserved = 10 * 1024;
+    }
     /* after the floor: "standalonedraft model and cuda graphs" 6 * 1024, "elif
      * self.speculative_algorithm != \"NGRAM\": # eagle draft models and cuda graphs" 2 * 1024;
      * gone once the draft is budgeted inside the fraction (PR #23862: memory_hook.py
      * handle_gpu_memory_settings has no speculative term) */
     if (!release->draft_in_fraction && spec == GS_SPEC_DRAFT_MODEL)
-        reserved += 6 * 1024;
+        r->draft_mib = 6 * 1024;
     else if (!release->draft_in_fraction && spec != GS_SPEC_NONE && spec != GS_SPEC_NGRAM)
-        reserved += release->draft_reserve_4g ? 4 * 1024 : 2 * 1024;
+        r->draft_mib = release->draft_reserve_4g ? 4 * 1024 : 2 * 1024;
+    reserved += r->draft_mib;
+    r->total_mib = reserved;
     return thousandths((double)mib - reserved, (double)mib);
 }
 
@@ -495,14 +642,27 @@ uint64_t gs_sglang_default_fraction_spec_permille(const struct gs_sglang_release
                                                   uint64_t pipeline, uint64_t attention_data,
                                                   enum gs_spec_method spec)
 {
-    const struct gs_sglang_fraction_input in = {total_bytes, tensor, pipeline, attention_data,
-                                                spec, false, false};
+    const struct gs_sglang_fraction_input in = {.total_bytes = total_bytes,
+                                                .tensor = tensor,
+                                                .pipeline = pipeline,
+                                                .attention_data = attention_data,
+                                                .spec = spec};
     return gs_sglang_default_fraction(release, &in);
 }
 
 uint64_t gs_sglang_default_fraction(const struct gs_sglang_release *release,
                                     const struct gs_sglang_fraction_input *in)
 {
+    return gs_sglang_default_fraction_reserve(release, in, NULL);
+}
+
+uint64_t gs_sglang_default_fraction_reserve(const struct gs_sglang_release *release,
+                                            const struct gs_sglang_fraction_input *in,
+                                            struct gs_sglang_reserve *reserve)
+{
+    struct gs_sglang_reserve unused;
+    struct gs_sglang_reserve *r = reserve != NULL ? reserve : &unused;
+    *r = (struct gs_sglang_reserve){0};
     const uint64_t mib = in->total_bytes / GS_MIB;
     const uint64_t tp = in->tensor ? in->tensor : 1, pp = in->pipeline ? in->pipeline : 1;
     const uint64_t dp = in->attention_data ? in->attention_data : 1;
@@ -518,7 +678,7 @@ uint64_t gs_sglang_default_fraction(const struct gs_sglang_release *release,
     case GS_SGLANG_RULE_RESERVE:
         break;
     }
-    return by_reserve(release, in, mib, tp, pp, dp);
+    return by_reserve(release, in, mib, tp, pp, dp, r);
 }
 
 uint64_t gs_sglang_vlm_fraction_permille(uint64_t permille, uint64_t vision_layers,
@@ -619,18 +779,60 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
               "process groups exist holds the weights and the KV pool; activations and CUDA "
               "graphs live in the reserve outside the fraction";
     const uint64_t dp = attention_data(in);
+    const struct gs_sglang_release *rel = out->sglang_release;
+    const enum gs_sglang_role role = (enum gs_sglang_role)c->disaggregation;
+    const enum gs_spec_method spec = (enum gs_spec_method)c->spec_method;
+    const struct gs_sglang_graph_case graphs = {.arch = in->arch,
+                                                .version = c->version,
+                                                .spec = spec,
+                                                .pipeline = p,
+                                                .attention_data = dp,
+                                                .role = role,
+                                                .rocm = in->gpu.rocm,
+                                                .cpu_offload = c->cpu_offload_bytes > 0,
+                                                .disable_cuda_graph = c->enforce_eager};
+    const char *graphs_off = gs_sglang_prefill_graphs_off(rel, &graphs);
+    /* the server arguments the reserve reads, as given: max_num_batched_tokens names
+     * --chunked-prefill-size (enable_chunked_prefill false: -1), max_num_seqs
+     * --max-running-requests, num_speculative_tokens k --speculative-num-steps k with
+     * --speculative-num-draft-tokens k + 1 */
     const struct gs_sglang_fraction_input fin = {
-        b->total_bytes, t * dp, p, dp, (enum gs_spec_method)c->spec_method,
-        gs_arch_has_mla(in->arch), in->gpu.rocm};
+        .total_bytes = b->total_bytes,
+        .tensor = t * dp,
+        .pipeline = p,
+        .attention_data = dp,
+        .spec = spec,
+        .mla = gs_arch_has_mla(in->arch),
+        .rocm = in->gpu.rocm,
+        .chunked_prefill_size =
+            c->chunked_prefill == GS_CHUNKED_PREFILL_OFF ? -1 : (int64_t)c->max_num_batched_tokens,
+        .cuda_graph_max_bs = c->cuda_graph_max_bs,
+        .max_running_requests = c->max_num_seqs,
+        .draft_tokens = spec != GS_SPEC_NONE && c->spec_tokens ? c->spec_tokens + 1 : 0,
+        .role = role,
+        .disable_cuda_graph = c->enforce_eager,
+        .prefill_graphs_off = graphs_off != NULL};
+    struct gs_sglang_reserve reserve;
     b->fraction_permille = c->mem_fraction_static_permille
                                ? c->mem_fraction_static_permille
-                               : gs_sglang_default_fraction(out->sglang_release, &fin);
+                               : gs_sglang_default_fraction_reserve(rel, &fin, &reserve);
+    if (!c->mem_fraction_static_permille && rel->rule == GS_SGLANG_RULE_RESERVE) {
+        out->sglang_reserve_bytes = (uint64_t)(reserve.total_mib * (double)GS_MIB);
+        out->sglang_chunked_prefill_size = reserve.chunked_prefill_size;
+        out->sglang_cuda_graph_max_bs = reserve.cuda_graph_max_bs;
+        out->sglang_activation_tokens = reserve.activation_tokens;
+        out->sglang_prefill_graph_bytes = (uint64_t)(reserve.prefill_graph_mib * (double)GS_MIB);
+        out->sglang_prefill_sizes = fin.mla ? 0 : reserve.prefill_capture_sizes;
+        out->sglang_prefill_graphs_off = graphs_off;
+    }
     /* a multimodal model (one with a vision tower): through 0.4.8 model_runner.py scales any
-     * fraction (model_config.is_multimodal), from 0.4.10 server_args.py the default alone */
-    const struct gs_sglang_release *rel = out->sglang_release;
+     * fraction (model_config.is_multimodal), from 0.4.10 server_args.py the default alone, from
+     * 0.5.17 not a decode worker's ("the VLM encoder only runs on the prefill stage") */
+    const bool vlm_headroom = !(rel->vlm_adjust_prefill_only && role == GS_SGLANG_ROLE_DECODE);
     if (in->arch->vision_config_layers && rel->vlm_factor_permille)
         b->fraction_permille = (b->fraction_permille * rel->vlm_factor_permille + 500) / 1000;
-    else if (!c->mem_fraction_static_permille && in->arch->vision_config_layers && rel->vlm_adjust)
+    else if (!c->mem_fraction_static_permille && in->arch->vision_config_layers &&
+             rel->vlm_adjust && vlm_headroom)
         b->fraction_permille = gs_sglang_vlm_fraction_permille(
             b->fraction_permille, in->arch->vision_config_layers, in->arch->vision_config_hidden);
     /* model_runner.profile_max_num_token: rest = free after loading - baseline x (1 -
@@ -800,11 +1002,183 @@ static uint32_t class_from(const struct class_from *table, size_t n, const struc
 
 #define CLASS_FROM(table, arch) class_from((table), sizeof(table) / sizeof((table)[0]), (arch))
 
+/* A class in a release's list from `from` until `until` (0: still listed in the last tag read). */
+struct class_span {
+    const char *cls;
+    uint32_t from, until;
+};
+
+static bool class_listed(const struct class_span *table, size_t n, const struct gs_arch *arch,
+                         uint32_t version)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *const one[] = {table[i].cls, NULL};
+        if (version >= table[i].from && (table[i].until == 0 || version < table[i].until) &&
+            gs_arch_class_in(arch, one))
+            return true;
+    }
+    return false;
+}
+
+#define CLASS_LISTED(table, arch, version)                                                         \
+    class_listed((table), sizeof(table) / sizeof((table)[0]), (arch), (version))
+
+/* configs/model_config.py piecewise_cuda_graph_disabled_model_archs, read at v0.5.10-v0.5.18
+ * (LLaDA, a diffusion model gpusizer does not read, left out): DeepSeek-V3.2 and GLM-5 through
+ * 0.5.12, DeepSeek-V4 from its first release, 0.5.12 (its DSpark variant from 0.5.16) */
+static const struct class_span piecewise_off_classes[] = {
+    {"Qwen3NextForCausalLM", 510, 0},     {"BailingMoeV2_5ForCausalLM", 510, 0},
+    {"DeepseekV32ForCausalLM", 510, 513}, {"GlmMoeDsaForCausalLM", 510, 513},
+    {"DeepseekV4ForCausalLM", 512, 0},    {"DeepseekV4ForCausalLMDSpark", 516, 0},
+};
+
+/* The multimodal classes that keep piecewise prefill graphs
+ * (multimodal_piecewise_cuda_graph_supported_model_archs, first in the v0.5.14 tag; Kimi K2.5
+ * and MiniMax M3 added at v0.5.16) and breakable ones
+ * (multimodal_breakable_cuda_graph_supported_model_archs, first in the v0.5.16 tag; Kimi K2.5,
+ * Kimi K3, InternS2-Mobius and Muse Glimmer added at v0.5.18); every other multimodal class
+ * (one with a vision tower, as gpusizer reads SGLang's is_multimodal) runs its prefill eager */
+static const struct class_span multimodal_piecewise_classes[] = {
+    {"Cohere2VisionForConditionalGeneration", 514, 0},
+    {"KimiK25ForConditionalGeneration", 516, 0},
+    {"MiniMaxM3SparseForCausalLM", 516, 0},
+    {"MiniMaxM3SparseForConditionalGeneration", 516, 0},
+};
+static const struct class_span multimodal_breakable_classes[] = {
+    {"Qwen3_5ForConditionalGeneration", 516, 0},
+    {"Qwen3_5MoeForConditionalGeneration", 516, 0},
+    {"KimiK25ForConditionalGeneration", 518, 0},
+    {"KimiK3ForConditionalGeneration", 518, 0},
+    {"InternS2MobiusForConditionalGeneration", 518, 0},
+    {"MuseGlimmerForConditionalGeneration", 518, 0},
+};
+
+/* configs/model_config.py is_deepseek_nsa (0.5.10-0.5.12: these classes with index_topk set) */
+static const char *const deepseek_nsa_classes[] = {"DeepseekV3ForCausalLM",
+                                                   "DeepseekV32ForCausalLM",
+                                                   "DeepseekV3ForCausalLMNextN",
+                                                   "MistralLarge3ForCausalLM",
+                                                   "PixtralForConditionalGeneration",
+                                                   "GlmMoeDsaForCausalLM",
+                                                   NULL};
+
+/* configs/model_config.py is_deepseek_v4 (the breakable rule "DeepSeek-V4 (heavy capture-pool
+ * memory pressure)") and is_nemotron_h */
+static const char *const deepseek_v4_classes[] = {
+    "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "DeepseekV4ForCausalLMDSpark", NULL};
+static const char *const nemotron_h_classes[] = {
+    "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "NemotronHForCausalLMMTP", NULL};
+
+/* The piecewise (torch.compile) rules a request can show: _handle_piecewise_cuda_graph
+ * (0.5.10-0.5.13), _disable_tc_piecewise_cudagraph_if_incompatible (0.5.14 on) */
+static const char *piecewise_off(const struct gs_sglang_release *rel,
+                                 const struct gs_sglang_graph_case *c, uint32_t v)
+{
+    const bool multimodal = c->arch != NULL && c->arch->vision_config_layers != 0;
+    if (c->rocm)
+        return "SGLang turns its piecewise prefill CUDA graphs off on ROCm (\"non-CUDA "
+               "hardware\"), so the reserve holds none";
+    if (c->arch != NULL && (CLASS_LISTED(piecewise_off_classes, c->arch, v) ||
+                            (rel->piecewise_off_dsa && gs_arch_has_sparse_mla(c->arch) &&
+                             gs_arch_class_in(c->arch, deepseek_nsa_classes))))
+        return "SGLang turns the piecewise prefill CUDA graphs off for this model class "
+               "(configs/model_config.py is_piecewise_cuda_graph_disabled_model), so the "
+               "reserve holds none";
+    if (rel->piecewise_off_spec && c->spec != GS_SPEC_NONE)
+        return "SGLang 0.5.10 turns the piecewise prefill CUDA graphs off under speculative "
+               "decoding (_handle_piecewise_cuda_graph), so the reserve holds none";
+    if (c->attention_data > 1)
+        return "SGLang turns the piecewise prefill CUDA graphs off under DP attention, so the "
+               "reserve holds none";
+    if (c->pipeline > 1)
+        return "SGLang turns the piecewise prefill CUDA graphs off under pipeline parallelism, "
+               "so the reserve holds none";
+    if (multimodal && !(v >= 514 && CLASS_LISTED(multimodal_piecewise_classes, c->arch, v)))
+        return "SGLang turns the piecewise prefill CUDA graphs off for a multimodal model "
+               "outside multimodal_piecewise_cuda_graph_supported_model_archs, so the reserve "
+               "holds none";
+    if (c->cpu_offload)
+        return "SGLang turns the piecewise prefill CUDA graphs off under --cpu-offload-gb "
+               "(\"breaks dynamo\"), so the reserve holds none";
+    if (c->role != GS_SGLANG_ROLE_NONE)
+        return "SGLang turns the piecewise prefill CUDA graphs off for a disaggregated worker "
+               "(rule \"PD disaggregation\"), so the reserve holds none";
+    return NULL;
+}
+
+/* _disable_breakable_cudagraph_if_incompatible as each release has it (0.5.15 on) */
+static const char *breakable_off(const struct gs_sglang_release *rel,
+                                 const struct gs_sglang_graph_case *c)
+{
+    const struct gs_arch *a = c->arch;
+    const bool mla = a != NULL && gs_arch_has_mla(a);
+    if (rel->breakable_mla == GS_SGLANG_BREAKABLE_MLA_OFF && mla)
+        return "SGLang 0.5.15-0.5.16 run no breakable prefill CUDA graphs for an MLA model "
+               "(\"MLA attention\"), so the reserve holds none";
+    if (rel->breakable_mla == GS_SGLANG_BREAKABLE_MLA_NON_DSA && mla && !gs_arch_has_sparse_mla(a))
+        return "SGLang 0.5.17 runs no breakable prefill CUDA graphs for an MLA model without "
+               "DeepSeek sparse attention (\"MLA attention (non-DSA)\"), so the reserve holds "
+               "none";
+    if (rel->breakable_off_nemotron_h && a != NULL && gs_arch_class_in(a, nemotron_h_classes))
+        return "SGLang 0.5.17 runs no breakable prefill CUDA graphs for Nemotron-H (\"NemotronH "
+               "(hybrid Mamba2 prefill)\"), so the reserve holds none";
+    if (a != NULL && gs_arch_class_in(a, deepseek_v4_classes))
+        return "SGLang runs no breakable prefill CUDA graphs for DeepSeek-V4 (\"heavy "
+               "capture-pool memory pressure\"), so the reserve holds none";
+    if (rel->breakable_off_dp && c->attention_data > 1)
+        return "SGLang 0.5.15-0.5.16 run no breakable prefill CUDA graphs under DP attention, so "
+               "the reserve holds none";
+    return NULL;
+}
+
+const char *gs_sglang_prefill_graphs_off(const struct gs_sglang_release *rel,
+                                         const struct gs_sglang_graph_case *c)
+{
+    if (rel == NULL || rel->prefill_graphs == GS_SGLANG_PREFILL_GRAPHS_NONE)
+        return NULL;
+    const uint32_t v = c->version ? c->version : rel->from;
+    /* --disable-cuda-graph: both phases from 0.5.14 (_parse_cuda_graph_config: "if
+     * self.disable_cuda_graph: _set(Phase.PREFILL, 'backend', Backend.DISABLED)"); through
+     * 0.5.13 it left the piecewise graphs to their own flag */
+    if (rel->graph_phases && c->disable_cuda_graph)
+        return "--disable-cuda-graph (enforce_eager) turns SGLang's prefill CUDA graphs off too "
+               "(from 0.5.14), so the reserve holds none";
+    /* a prefill worker of 0.5.14-0.5.15: pd_disaggregation_hook.py sets disable_cuda_graph */
+    if (rel->graph_phases && rel->pd_reserve != GS_SGLANG_PD_RESERVE_PHASES &&
+        c->role == GS_SGLANG_ROLE_PREFILL)
+        return "an SGLang 0.5.14-0.5.15 prefill worker runs with --disable-cuda-graph "
+               "(pd_disaggregation_hook.py \"server_args.disable_cuda_graph = True\"), so the "
+               "reserve holds no prefill graphs";
+    if (rel->pd_reserve != GS_SGLANG_PD_RESERVE_FLAT && c->role == GS_SGLANG_ROLE_DECODE)
+        return "an SGLang decode worker captures no prefill CUDA graphs, and its reserve holds "
+               "none (\"self.disaggregation_mode != 'decode'\")";
+    if (rel->prefill_graphs == GS_SGLANG_PREFILL_GRAPHS_PIECEWISE || c->rocm)
+        return piecewise_off(rel, c, v);
+    /* breakable on CUDA; a multimodal class validated on piecewise graphs alone runs those from
+     * 0.5.16 ("piecewise-allowlisted archs run their validated decoder prefill there instead"),
+     * under the piecewise rules */
+    const bool multimodal = c->arch != NULL && c->arch->vision_config_layers != 0;
+    if (multimodal && v >= 516 && CLASS_LISTED(multimodal_piecewise_classes, c->arch, v) &&
+        !CLASS_LISTED(multimodal_breakable_classes, c->arch, v))
+        return piecewise_off(rel, c, v);
+    const char *why = breakable_off(rel, c);
+    if (why == NULL && multimodal && !CLASS_LISTED(multimodal_breakable_classes, c->arch, v))
+        why = "SGLang runs no breakable prefill CUDA graphs for a multimodal model outside "
+              "multimodal_breakable_cuda_graph_supported_model_archs (\"multimodal prefill "
+              "replay faults\"), so the reserve holds none";
+    return why;
+}
+
 /* The radix cache before speculative decoding has its say: off where the request turns
  * prefix caching off (--disable-radix-cache) or the release does not keep it for the class. */
 static bool radix_by_class(const struct gs_inference_input *in, const struct gs_sglang_release *rel)
 {
     if (in->engine.prefix_caching == GS_CHUNKED_PREFILL_OFF)
+        return false;
+    /* a decode worker: "KV cache is forced as chunk cache for decode server"
+     * (_handle_disaggregation, pd_disaggregation_hook.py; every tag read, unless
+     * --disaggregation-decode-enable-radix-cache) */
+    if (in->engine.disaggregation == GS_SGLANG_ROLE_DECODE)
         return false;
     const uint32_t from = CLASS_FROM(radix_classes, in->arch);
     return from && release_version(in, rel) >= from;
@@ -1100,6 +1474,75 @@ static const struct state_rule_text *state_rule_text(enum gs_sglang_state_rule r
                       : rule];
 }
 
+/* The reserve the default mem_fraction_static leaves out (0.5.3 on), term by term. */
+static void sglang_reserve_notes(const struct gs_engine_config *c,
+                                 const struct gs_inference_result *r,
+                                 const struct gs_engine_notes *n)
+{
+    if (!r->sglang_reserve_bytes || n->assume_value == NULL)
+        return;
+    const char *source = "sglang server_args.py _handle_gpu_memory_settings (arg_groups/"
+                         "memory_hook.py handle_gpu_memory_settings in main), reserve_for_graph_mb";
+    n->assume_value(n->ctx, "mem_fraction_reserve_bytes", r->sglang_reserve_bytes,
+                    "SGLang's default mem_fraction_static is (capacity - this reserve) / "
+                    "capacity, rounded to thousandths: 512 MiB + 1.5 MiB an activation token + 2 "
+                    "MiB a decode CUDA-graph batch + TP x PP / 8 GiB (+ DP attention's padding) + "
+                    "the prefill CUDA graphs, at least 10 GiB on GPUs above 60 GiB (+ a draft's 2, "
+                    "4 or 6 GiB before 0.5.14)",
+                    source);
+    const enum gs_sglang_role role = (enum gs_sglang_role)c->disaggregation;
+    const bool decode_tokens =
+        role == GS_SGLANG_ROLE_DECODE && r->sglang_release->pd_reserve != GS_SGLANG_PD_RESERVE_FLAT;
+    if (r->sglang_chunked_prefill_size > 0)
+        n->assume_value(n->ctx, "chunked_prefill_size", (uint64_t)r->sglang_chunked_prefill_size,
+                        c->max_num_batched_tokens
+                            ? "SGLang's --chunked-prefill-size as max_num_batched_tokens gives it: "
+                              "the prefill chunk its reserve and prefill CUDA graphs are sized by"
+                            : "SGLang's --chunked-prefill-size default by GPU memory (2,048 under "
+                              "20 GiB and under 35 GiB before 0.5.20, 4,096 under 60 GiB and "
+                              "under 35 GiB from 0.5.20, 8,192 under 160 GiB, else 16,384): the "
+                              "prefill chunk its reserve and prefill CUDA graphs are sized by",
+                        source);
+    n->assume_value(n->ctx, "reserve_activation_tokens", r->sglang_activation_tokens,
+                    decode_tokens
+                        ? "a decode worker's activation term (0.5.15 on): max(--max-running-"
+                          "requests, else cuda_graph_max_bs, x --speculative-num-draft-tokens, "
+                          "2,048) tokens at 1.5 MiB each"
+                    : r->sglang_chunked_prefill_size > 0
+                        ? "the activation term: max(chunked_prefill_size, 2,048) tokens at 1.5 "
+                          "MiB each"
+                        : "the activation term without chunked prefill: max(max_prefill_tokens, "
+                          "16,384 by default, 2,048) tokens at 1.5 MiB each",
+                    source);
+    n->assume_value(n->ctx, "cuda_graph_max_bs", r->sglang_cuda_graph_max_bs,
+                    c->cuda_graph_max_bs
+                        ? "SGLang's --cuda-graph-max-bs as given: the decode CUDA graphs' "
+                          "largest batch, 2 MiB a batch in the reserve"
+                        : "SGLang's --cuda-graph-max-bs default by GPU memory and TP (8 under 20 "
+                          "GiB; 24 under 35 GiB below TP 4, 16 in 0.5.3-0.5.4, 48 from 0.5.20, 80 "
+                          "from TP 4, 160 from 0.5.20; 32 / 160 under 60 GiB; 256 / 512 under 160 "
+                          "GiB; else 512): the decode CUDA graphs' largest batch, 2 MiB a batch in "
+                          "the reserve",
+                    source);
+    if (r->sglang_release->prefill_graphs == GS_SGLANG_PREFILL_GRAPHS_NONE)
+        return;
+    const char *graphs =
+        r->sglang_prefill_graphs_off != NULL ? r->sglang_prefill_graphs_off
+        : r->sglang_prefill_sizes
+            ? "8 MiB for each prefill CUDA-graph capture size up to chunked_prefill_size "
+              "(4 to 32 by 4, to 256 by 16, to 512 by 32, to 1,024 by 64, to 4,096 by 256, then "
+              "by 512; \"Only calculate the memory overhead for Non-Torch Memory\")"
+        : r->sglang_prefill_graph_bytes
+            ? "1.5 GiB for an MLA model's prefill CUDA graphs (\"the memory overhead is much "
+              "higher than expected with fa3\")"
+            : "no prefill CUDA-graph sizes: chunked prefill is off";
+    n->assume_value(n->ctx, "prefill_graph_reserve_bytes", r->sglang_prefill_graph_bytes, graphs,
+                    "sglang server_args.py reserve_for_graph_mb, _handle_piecewise_cuda_graph, "
+                    "_disable_tc_piecewise_cudagraph_if_incompatible, "
+                    "_disable_breakable_cudagraph_if_incompatible; model_executor/"
+                    "cuda_graph_config.py default_prefill_backend");
+}
+
 static void sglang_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
                          uint64_t expert, const struct gs_engine_notes *n)
 {
@@ -1112,6 +1555,7 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
         n->warn(n->ctx, "engine_release_not_modeled",
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
+    sglang_reserve_notes(c, r, n);
     if (r->state_pool_bytes && n->assume_value) {
         const struct state_rule_text *t = state_rule_text(r->sglang_release->state_rule);
         n->assume_value(n->ctx, "state_slots", r->state_slots, t->detail, t->source);
@@ -1361,8 +1805,10 @@ const struct gs_engine_ops gs_engine_sglang = {
         "GiB, at least 10 GiB above 60 GiB, from 0.5.3 (PR #10975); a multimodal model's "
         "default less by its vision tower from 0.4.10 (adjust_mem_fraction_for_vlm; any "
         "fraction x 0.95 to 0.4.4, x 0.90 in 0.4.5-0.4.8); 8 MiB per prefill CUDA-graph "
-        "size (1.5 GiB for MLA, none on ROCm) from 0.5.10; 4096-token chunks under 35 GiB "
-        "from 0.5.20 (PR #37898); "
+        "size (1.5 GiB for MLA) from 0.5.10 where the release captures prefill graphs for the "
+        "model and layout (piecewise to 0.5.14, breakable from 0.5.15 on CUDA); a "
+        "disaggregated worker's own terms from 0.5.15 (--disaggregation-mode); 4096-token "
+        "chunks under 35 GiB from 0.5.20 (PR #37898); "
         "model_runner.profile_max_num_token; core/src/sglang.c",
     .block_source = "SGLang server_args page_size default 1 (token-granular pool)",
     .rope_source = "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)",

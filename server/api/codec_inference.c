@@ -42,6 +42,8 @@ static const char *const inference_keys[] = {"batch_size",
                                              "max_mamba_cache_size",
                                              "mamba_full_memory_ratio",
                                              "mamba_ssm_dtype",
+                                             "cuda_graph_max_bs",
+                                             "disaggregation_mode",
                                              NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           "stage_gpus", "stage_layers", NULL};
@@ -331,6 +333,13 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
         else
             *ok = false;
     }
+    /* SGLang's --cuda-graph-max-bs and --disaggregation-mode (its own names; "null" is its
+     * default, no disaggregation) */
+    read_uint(section, "cuda_graph_max_bs", 1, (uint64_t)1 << 20, &e->cuda_graph_max_bs, ok, err);
+    static const char *const roles[] = {"null", "prefill", "decode", NULL};
+    static const uint8_t role_values[] = {GS_SGLANG_ROLE_NONE, GS_SGLANG_ROLE_PREFILL,
+                                          GS_SGLANG_ROLE_DECODE};
+    read_choice(section, "disaggregation_mode", roles, role_values, &e->disaggregation, ok, err);
     v = json_object_get(section, "cpu_offload_gb");
     if (v != NULL) {
         double gb = 0;
@@ -542,6 +551,10 @@ void codec_write_serving(struct json_writer *w, const struct gs_serving *s, uint
     json_w_member_u64(w, "max_num_seqs", r->max_num_seqs);
     if (s->sequence_tokens && s->sequence_tokens < s->context_length)
         json_w_member_u64(w, "sequence_tokens", s->sequence_tokens);
+    if (s->engine.engine == GS_ENGINE_SGLANG && s->engine.disaggregation != GS_SGLANG_ROLE_NONE)
+        json_w_member_string(w, "disaggregation_mode",
+                             s->engine.disaggregation == GS_SGLANG_ROLE_DECODE ? "decode"
+                                                                               : "prefill");
     if (est->stage_layers > 0 && pipeline > 1) { /* each stage's decoder layers */
         json_w_key(w, "stage_layers");
         json_w_begin_array(w);

@@ -26,6 +26,7 @@
 #include "gs/units.h"
 #include "gs/weights.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,19 +242,25 @@ static void test_sglang_fraction_prefill_graphs(void **state)
     assert_int_equal(gs_sglang_prefill_capture_sizes(4096), 50);
     assert_int_equal(gs_sglang_prefill_capture_sizes(8192), 58);
     assert_int_equal(gs_sglang_prefill_capture_sizes(16384), 74);
-    assert_int_equal(gs_sglang_prefill_capture_sizes(3000), 46);
+    /* the list holds no size above the chunk and not the chunk itself: to 2,816 by 256 */
+    assert_int_equal(gs_sglang_prefill_capture_sizes(3000), 45);
+    assert_int_equal(gs_sglang_prefill_capture_sizes(4608), 51);
+    assert_int_equal(gs_sglang_prefill_capture_sizes(5000), 51);
+    assert_int_equal(gs_sglang_prefill_capture_sizes(0), 0);
     const struct gs_sglang_release *r510 = gs_sglang_release_for(510);
     const struct gs_sglang_release *r520 = gs_sglang_release_for(520);
     assert_string_equal(r510->name, "0.5.10");
     assert_false(gs_sglang_release_for(404)->spec_running_cap);
     assert_true(gs_sglang_release_for(405)->spec_running_cap);
-    assert_ptr_equal(gs_sglang_release_for(512), r510);
+    assert_string_equal(gs_sglang_release_for(512)->name, "0.5.11");
     assert_string_equal(gs_sglang_release_for(513)->name, "0.5.13"); /* the joint solve */
-    assert_string_equal(gs_sglang_release_for(516)->name, "0.5.14");
-    assert_string_equal(gs_sglang_release_for(519)->name, "0.5.17"); /* PR #32184's tag */
+    assert_string_equal(gs_sglang_release_for(514)->name, "0.5.14");
+    assert_string_equal(gs_sglang_release_for(516)->name, "0.5.16");
+    assert_string_equal(gs_sglang_release_for(517)->name, "0.5.17"); /* PR #32184's tag */
+    assert_string_equal(gs_sglang_release_for(519)->name, "0.5.18");
     assert_ptr_equal(gs_sglang_release_for(0), r520);
     const uint64_t h100 = 85061827297ULL;
-    struct gs_sglang_fraction_input in = {h100, 1, 1, 1, GS_SPEC_NONE, false, false};
+    struct gs_sglang_fraction_input in = {.total_bytes = h100, .tensor = 1, .pipeline = 1};
     assert_int_equal(gs_sglang_default_fraction(r510, &in), 829);
     assert_int_equal(gs_sglang_default_fraction(r520, &in), 829);
     in.tensor = 2;
@@ -264,18 +271,221 @@ static void test_sglang_fraction_prefill_graphs(void **state)
     in.tensor = 8;
     in.mla = true;
     assert_int_equal(gs_sglang_default_fraction(r510, &in), 798);
-    const struct gs_sglang_fraction_input big = {192 * GS_GIB, 1, 1, 1, GS_SPEC_NONE, false, true};
+    const struct gs_sglang_fraction_input big = {
+        .total_bytes = 192 * GS_GIB, .tensor = 1, .pipeline = 1, .rocm = true};
     assert_int_equal(gs_sglang_default_fraction(r520, &big), 867);
     struct gs_sglang_fraction_input nvidia = big;
     nvidia.rocm = false;
     assert_int_equal(gs_sglang_default_fraction(r520, &nvidia), 864);
-    const struct gs_sglang_fraction_input rtx4090 = {24564ULL * GS_MIB, 1, 1, 1, GS_SPEC_NONE,
-                                                     false, false};
+    const struct gs_sglang_fraction_input rtx4090 = {
+        .total_bytes = 24564ULL * GS_MIB, .tensor = 1, .pipeline = 1};
     assert_int_equal(gs_sglang_default_fraction(r520, &rtx4090), 704);
     assert_int_equal(gs_sglang_default_fraction(r510, &rtx4090), 833);
     /* before 0.5.10 no prefill graphs: 0.5.3's 0.834 */
-    in = (struct gs_sglang_fraction_input){h100, 1, 1, 1, GS_SPEC_NONE, false, false};
+    in = (struct gs_sglang_fraction_input){.total_bytes = h100, .tensor = 1, .pipeline = 1};
     assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(509), &in), 834);
+}
+
+/* An architecture of class `cls` (architectures[0]) */
+static struct gs_arch as_class(struct gs_arch a, const char *cls, uint64_t vision_layers)
+{
+    snprintf(a.architecture, sizeof(a.architecture), "%s", cls);
+    a.vision_config_layers = vision_layers;
+    a.vision_config_hidden = vision_layers ? 1024 : 0;
+    return a;
+}
+
+static bool graphs_on(uint32_t version, const struct gs_sglang_graph_case *c)
+{
+    struct gs_sglang_graph_case at = *c;
+    at.version = version;
+    return gs_sglang_prefill_graphs_off(gs_sglang_release_for(version), &at) == NULL;
+}
+
+/* Which releases capture prefill CUDA graphs - and reserve 8 MiB a capture size, 1.5 GiB for
+ * MLA, for them - read at the tags v0.5.10-v0.5.18: _handle_piecewise_cuda_graph (0.5.10-0.5.13:
+ * rule 2 "Speculative decoding" in v0.5.10 alone; is_deepseek_nsa in the class rule through
+ * v0.5.12; DP attention, pipeline parallelism, multimodal, CPU offload, PD disaggregation),
+ * _disable_tc_piecewise_cudagraph_if_incompatible (0.5.14: multimodal_piecewise_ allowlist),
+ * breakable graphs by default on CUDA from v0.5.15 with _disable_breakable_cudagraph_if_
+ * incompatible (v0.5.15-v0.5.16: MLA, DeepSeek-V4, DP attention, multimodal; v0.5.17: MLA
+ * without DSA, Nemotron-H; v0.5.18: DeepSeek-V4 and unlisted multimodal classes alone), the
+ * piecewise allowlisted classes back on piecewise graphs from v0.5.16. */
+static void test_sglang_prefill_graphs_by_release(void **state)
+{
+    (void)state;
+    const struct gs_arch dense =
+        as_class(llama(4096, 32, 32, 8, 14336, 128256), "LlamaForCausalLM", 0);
+    struct gs_sglang_graph_case c = {.arch = &dense, .pipeline = 1, .attention_data = 1};
+    const uint32_t all[] = {510, 511, 513, 514, 515, 516, 517, 518, 520};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        assert_true(graphs_on(all[i], &c));
+    assert_true(graphs_on(509, &c)); /* no prefill graphs to turn off before 0.5.10 */
+    assert_null(gs_sglang_prefill_graphs_off(gs_sglang_release_for(509), &c));
+    /* speculative decoding: 0.5.10 alone */
+    c.spec = GS_SPEC_MTP;
+    assert_false(graphs_on(510, &c));
+    assert_true(graphs_on(511, &c));
+    c.spec = GS_SPEC_NONE;
+    /* DP attention: every piecewise release, the breakable ones of 0.5.15-0.5.16 */
+    c.attention_data = 8;
+    assert_false(graphs_on(514, &c));
+    assert_false(graphs_on(516, &c));
+    assert_true(graphs_on(517, &c));
+    assert_true(graphs_on(520, &c));
+    c.attention_data = 1;
+    /* pipeline parallelism and CPU offload: the piecewise rules alone */
+    c.pipeline = 2;
+    assert_false(graphs_on(514, &c));
+    assert_true(graphs_on(515, &c));
+    c.pipeline = 1;
+    c.cpu_offload = true;
+    assert_false(graphs_on(513, &c));
+    assert_true(graphs_on(520, &c));
+    c.cpu_offload = false;
+    /* ROCm keeps piecewise graphs as its default, which it turns off */
+    c.rocm = true;
+    assert_false(graphs_on(520, &c));
+    c.rocm = false;
+    /* --disable-cuda-graph: the prefill phase too from 0.5.14 */
+    c.disable_cuda_graph = true;
+    assert_true(graphs_on(513, &c));
+    assert_false(graphs_on(514, &c));
+    assert_false(graphs_on(520, &c));
+    c.disable_cuda_graph = false;
+    /* disaggregation: either role through 0.5.14 ("PD disaggregation"); a prefill worker's
+     * --disable-cuda-graph in 0.5.14-0.5.15; a decode worker none from 0.5.15; a prefill worker
+     * keeps them from 0.5.16 */
+    c.role = GS_SGLANG_ROLE_PREFILL;
+    assert_false(graphs_on(510, &c));
+    assert_false(graphs_on(514, &c));
+    assert_false(graphs_on(515, &c));
+    assert_true(graphs_on(516, &c));
+    assert_true(graphs_on(520, &c));
+    c.role = GS_SGLANG_ROLE_DECODE;
+    assert_false(graphs_on(513, &c));
+    assert_false(graphs_on(515, &c));
+    assert_false(graphs_on(520, &c));
+    c.role = GS_SGLANG_ROLE_NONE;
+
+    /* model classes */
+    const struct gs_arch mla = as_class(fixture_deepseek_v3(), "DeepseekV3ForCausalLM", 0);
+    struct gs_arch dsa = as_class(fixture_deepseek_v3(), "DeepseekV32ForCausalLM", 0);
+    for (size_t i = 0; i < dsa.block_count; i++)
+        if (dsa.blocks[i].mixer == GS_MIXER_MLA)
+            dsa.blocks[i].attn.index_topk = 2048; /* DeepSeek-V3.2's config.json */
+    const struct gs_arch dsv4 = as_class(dsa, "DeepseekV4ForCausalLM", 0);
+    const struct gs_arch next = as_class(dense, "Qwen3NextForCausalLM", 0);
+    const struct gs_arch nemotron_h = as_class(dense, "NemotronHForCausalLM", 0);
+    c.arch = &mla; /* MLA: piecewise yes, breakable no in 0.5.15-0.5.17, yes from 0.5.18 */
+    assert_true(graphs_on(514, &c));
+    assert_false(graphs_on(515, &c));
+    assert_false(graphs_on(517, &c));
+    assert_true(graphs_on(518, &c));
+    c.arch = &dsa; /* is_deepseek_nsa through 0.5.12; MLA in 0.5.15-0.5.16; DSA kept in 0.5.17 */
+    assert_false(graphs_on(512, &c));
+    assert_true(graphs_on(513, &c));
+    assert_false(graphs_on(516, &c));
+    assert_true(graphs_on(517, &c));
+    c.arch = &dsv4; /* listed from its first release, 0.5.12; breakable's own rule from 0.5.15 */
+    assert_false(graphs_on(512, &c));
+    assert_false(graphs_on(520, &c));
+    c.arch = &next; /* listed for piecewise graphs, none of breakable's rules */
+    assert_false(graphs_on(514, &c));
+    assert_true(graphs_on(515, &c));
+    c.arch = &nemotron_h;
+    assert_true(graphs_on(516, &c));
+    assert_false(graphs_on(517, &c));
+    assert_true(graphs_on(518, &c));
+
+    /* multimodal classes (a vision tower) */
+    const struct gs_arch vlm = as_class(dense, "Qwen2_5_VLForConditionalGeneration", 24);
+    const struct gs_arch cohere = as_class(dense, "Cohere2VisionForConditionalGeneration", 24);
+    const struct gs_arch qwen35 = as_class(dense, "Qwen3_5ForConditionalGeneration", 24);
+    const struct gs_arch kimi25 = as_class(mla, "KimiK25ForConditionalGeneration", 24);
+    c.arch = &vlm;
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        assert_false(graphs_on(all[i], &c));
+    c.arch = &cohere; /* piecewise allowlist from 0.5.14; back on piecewise graphs from 0.5.16 */
+    assert_false(graphs_on(513, &c));
+    assert_true(graphs_on(514, &c));
+    assert_false(graphs_on(515, &c));
+    assert_true(graphs_on(516, &c));
+    c.attention_data = 8; /* ... under the piecewise rules */
+    assert_false(graphs_on(518, &c));
+    c.attention_data = 1;
+    c.arch = &qwen35; /* breakable allowlist from 0.5.16 */
+    assert_false(graphs_on(515, &c));
+    assert_true(graphs_on(516, &c));
+    c.arch = &kimi25; /* piecewise from 0.5.16 (MLA no bar there), breakable listed from 0.5.18 */
+    assert_false(graphs_on(515, &c));
+    assert_true(graphs_on(516, &c));
+    assert_true(graphs_on(518, &c));
+}
+
+/* The reserve's terms with the server arguments a request names, by hand on an H100 (81,121
+ * MiB, TP 1: chunked prefill 8,192 and cuda_graph_max_bs 256 by default) at 0.5.20 unless said:
+ *   default: 512 + 1.5 x 8,192 + 2 x 256 + 128 + 58 x 8 = 13,904 -> 0.8286 -> 829;
+ *   --chunked-prefill-size 4096: 512 + 6,144 + 512 + 128 + 50 x 8 = 7,696, the 10 GiB floor ->
+ *     70,881 / 81,121 -> 874; 16384: 512 + 24,576 + 512 + 128 + 74 x 8 = 26,320 -> 676;
+ *   chunked prefill off: max_prefill_tokens 16,384, no prefill sizes: 25,728 -> 683;
+ *   --cuda-graph-max-bs 512: 512 + 12,288 + 1,024 + 128 + 464 = 14,416 -> 822;
+ *   a decode worker: max(256 running x 1, 2048) -> 512 + 3,072 + 512 + 128 = 4,224, floor ->
+ *     874; with --max-running-requests 4096 and 4 draft tokens: 16,384 tokens, 25,728 -> 683;
+ *   a prefill worker: 512 + 12,288 + 128 + 464 = 13,392 -> 835; at 0.5.15 without its prefill
+ *     graphs (its --disable-cuda-graph) 12,928 -> 841;
+ *   at 0.5.14 a decode worker is sized as any: 512 + 12,288 + 512 + 128 = 13,440 (no prefill
+ *     graphs, "PD disaggregation") -> 834;
+ *   --disable-cuda-graph at 0.5.20: 12,928 -> 841; at 0.5.14 the decode graphs stay in (13,440
+ *     -> 834); at 0.5.13 it changes nothing (829). */
+static void test_sglang_reserve_arguments(void **state)
+{
+    (void)state;
+    const struct gs_sglang_release *r = gs_sglang_release_for(520);
+    const uint64_t h100 = 85061827297ULL;
+    struct gs_sglang_fraction_input in = {.total_bytes = h100, .tensor = 1, .pipeline = 1};
+    struct gs_sglang_reserve res;
+    assert_int_equal(gs_sglang_default_fraction_reserve(r, &in, &res), 829);
+    assert_int_equal(res.chunked_prefill_size, 8192);
+    assert_int_equal(res.cuda_graph_max_bs, 256);
+    assert_int_equal(res.activation_tokens, 8192);
+    assert_int_equal(res.prefill_capture_sizes, 58);
+    assert_true(res.total_mib == 13904.0);
+    in.chunked_prefill_size = 4096;
+    assert_int_equal(gs_sglang_default_fraction_reserve(r, &in, &res), 874);
+    assert_true(res.floor_mib == 10240.0 - 7696.0);
+    in.chunked_prefill_size = 16384;
+    assert_int_equal(gs_sglang_default_fraction(r, &in), 676);
+    in.chunked_prefill_size = -1;
+    assert_int_equal(gs_sglang_default_fraction_reserve(r, &in, &res), 683);
+    assert_int_equal(res.activation_tokens, 16384);
+    assert_int_equal(res.prefill_capture_sizes, 0);
+    in.chunked_prefill_size = 0;
+    in.cuda_graph_max_bs = 512;
+    assert_int_equal(gs_sglang_default_fraction(r, &in), 822);
+    in.cuda_graph_max_bs = 0;
+    in.role = GS_SGLANG_ROLE_DECODE;
+    in.prefill_graphs_off = true; /* as gs_sglang_prefill_graphs_off says for a decode worker */
+    assert_int_equal(gs_sglang_default_fraction_reserve(r, &in, &res), 874);
+    assert_int_equal(res.activation_tokens, 2048);
+    in.max_running_requests = 4096;
+    in.draft_tokens = 4;
+    assert_int_equal(gs_sglang_default_fraction_reserve(r, &in, &res), 683);
+    assert_int_equal(res.activation_tokens, 16384);
+    in.max_running_requests = 0;
+    in.draft_tokens = 0;
+    assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(514), &in), 834);
+    in.role = GS_SGLANG_ROLE_PREFILL;
+    in.prefill_graphs_off = false;
+    assert_int_equal(gs_sglang_default_fraction(r, &in), 835);
+    in.prefill_graphs_off = true;
+    assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(515), &in), 841);
+    in.role = GS_SGLANG_ROLE_NONE;
+    in.disable_cuda_graph = true;
+    assert_int_equal(gs_sglang_default_fraction(r, &in), 841);
+    assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(514), &in), 834);
+    in.prefill_graphs_off = false;
+    assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(513), &in), 829);
 }
 
 /* TensorRT-LLM by release. From 1.0 (the PyTorch backend, the default): 32 tokens a block,
@@ -1856,6 +2066,8 @@ int main(void)
         cmocka_unit_test(test_vllm_mla_padding),
         cmocka_unit_test(test_sglang_speculative_reserve),
         cmocka_unit_test(test_sglang_fraction_prefill_graphs),
+        cmocka_unit_test(test_sglang_prefill_graphs_by_release),
+        cmocka_unit_test(test_sglang_reserve_arguments),
         cmocka_unit_test(test_tensorrt_releases),
         cmocka_unit_test(test_tensorrt_mla_workspace_reserve),
         cmocka_unit_test(test_vllm_sampler_phase),

@@ -10,16 +10,17 @@
 
 #include <cmocka.h>
 
-#include "catalog.h"
-#include "test_files.h"
-#include "test_service.h"
 #include "api/codec.h"
 #include "api/codec_inference.h"
-#include "gs/runtime.h"
-#include "readers/models.h"
+#include "api/service.h"
+#include "catalog.h"
 #include "formats/jsonv.h"
 #include "formats/problem.h"
-#include "api/service.h"
+#include "gs/runtime.h"
+#include "gs/units.h"
+#include "readers/models.h"
+#include "test_files.h"
+#include "test_service.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1920,17 +1921,19 @@ static void test_superchips(void **state)
 
 /* SGLang's multimodal reduction reads the config's vision_config keys as
  * spelled: Qwen2.5-VL's config says `depth: 32`, not num_hidden_layers, so
- * SGLang takes 24 layers of 1280 (the default release's 0.829 on an H100 x
- * 0.896563 = 0.743); Llama 4 Scout's 34 x 1408: x 0.790616 = 0.655; a text
- * model keeps 0.829; an explicit mem_fraction_static is never changed. */
+ * SGLang takes 24 layers of 1280. The default release runs no prefill CUDA
+ * graphs for a multimodal class outside its lists, so its 0.834 on an H100 (a
+ * text model's 0.829 without 58 x 8 MiB of graphs) x 0.896563 = 0.748; Llama 4
+ * Scout's 34 x 1408: x 0.790616 = 0.659; a text model keeps 0.829; an explicit
+ * mem_fraction_static is never changed. */
 static void test_sglang_vision_configs(void **state)
 {
     (void)state;
     static const struct {
         const char *model;
         double fraction;
-    } rows[] = {{"qwen2.5-vl-7b-instruct", 0.743},
-                {"llama-4-scout-17b-16e-instruct", 0.655},
+    } rows[] = {{"qwen2.5-vl-7b-instruct", 0.748},
+                {"llama-4-scout-17b-16e-instruct", 0.659},
                 {"llama-3.1-8b", 0.829}};
     char text[320];
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -1954,6 +1957,74 @@ static void test_sglang_vision_configs(void **state)
     assert_non_null(r);
     assert_true(json_number_value(json_object_get(json_object_get(r, "budget"), "fraction")) == 0.9);
     json_decref(r);
+}
+
+/* SGLang's server arguments the default mem_fraction_static reads (0.5.20 on an H100, 81,121
+ * MiB, Llama 3.1 8B at TP 1; test_engine_rules test_sglang_reserve_arguments by hand): the
+ * defaults' 13,904 MiB reserve -> 0.829; a decode worker's 2,048 activation tokens and no prefill
+ * graphs, under the 10 GiB floor -> 0.874; a prefill worker without decode graphs -> 0.835;
+ * --cuda-graph-max-bs 512 -> 0.822; chunked prefill off (max_prefill_tokens 16,384, no prefill
+ * sizes) -> 0.683. The role is echoed; another role is a 400 naming the field; vLLM ignores it. */
+static void test_sglang_server_arguments(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *knobs;
+        double fraction;
+        json_int_t reserve_mib, prefill_graph_mib;
+        const char *role;
+    } rows[] = {{"", 0.829, 13904, 464, NULL},
+                {",\"disaggregation_mode\":\"decode\"", 0.874, 10240, 0, "decode"},
+                {",\"disaggregation_mode\":\"prefill\"", 0.835, 13392, 464, "prefill"},
+                {",\"disaggregation_mode\":\"null\"", 0.829, 13904, 464, NULL},
+                {",\"cuda_graph_max_bs\":512", 0.822, 14416, 464, NULL},
+                {",\"enable_chunked_prefill\":false", 0.683, 25728, 0, NULL},
+                {",\"max_num_batched_tokens\":4096", 0.874, 10240, 400, NULL}};
+    char text[320];
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        snprintf(
+            text, sizeof(text),
+            "{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":{\"engine\":\"sglang\","
+            "\"engine_version\":\"0.5.20\",\"context_length\":8192%s}}",
+            rows[i].knobs);
+        struct problem p;
+        json_t *r = estimate(text, &p);
+        assert_non_null(r);
+        const double f =
+            json_number_value(json_object_get(json_object_get(r, "budget"), "fraction"));
+        if (f != rows[i].fraction)
+            fail_msg("%s: fraction %.3f, want %.3f", rows[i].knobs, f, rows[i].fraction);
+        assert_int_equal(assumption_value(r, "mem_fraction_reserve_bytes"),
+                         rows[i].reserve_mib * (json_int_t)GS_MIB);
+        assert_int_equal(assumption_value(r, "prefill_graph_reserve_bytes"),
+                         rows[i].prefill_graph_mib * (json_int_t)GS_MIB);
+        const json_t *role =
+            json_object_get(json_object_get(r, "inference"), "disaggregation_mode");
+        if (rows[i].role == NULL)
+            assert_null(role);
+        else
+            assert_string_equal(json_string_value(role), rows[i].role);
+        json_decref(r);
+    }
+    expect_error("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":{\"engine\":"
+                 "\"sglang\",\"context_length\":8192,\"disaggregation_mode\":\"both\"}}",
+                 400, "/inference/disaggregation_mode", NULL);
+    expect_error("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":{\"engine\":"
+                 "\"sglang\",\"context_length\":8192,\"cuda_graph_max_bs\":0}}",
+                 400, "/inference/cuda_graph_max_bs", NULL);
+    struct problem p;
+    json_t *plain = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":"
+                             "{\"context_length\":8192}}",
+                             &p);
+    json_t *decode = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":"
+                              "{\"context_length\":8192,\"disaggregation_mode\":\"decode\"}}",
+                              &p);
+    assert_non_null(plain);
+    assert_non_null(decode);
+    assert_int_equal(get_int(plain, "budget.kv_bytes"), get_int(decode, "budget.kv_bytes"));
+    assert_null(json_object_get(json_object_get(decode, "inference"), "disaggregation_mode"));
+    json_decref(plain);
+    json_decref(decode);
 }
 
 /* inference.engine_version: major.minor[.patch[.fourth]] with an optional
@@ -2455,6 +2526,7 @@ int main(void)
         cmocka_unit_test(test_entrypoint_field),
         cmocka_unit_test(test_speculative_field),
         cmocka_unit_test(test_sglang_vision_configs),
+        cmocka_unit_test(test_sglang_server_arguments),
         cmocka_unit_test(test_pointer_escaping),
         cmocka_unit_test(test_catalog_listings),
         cmocka_unit_test(test_bloom_mlp_width),

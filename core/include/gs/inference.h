@@ -220,6 +220,9 @@ struct gs_engine_config {
     uint8_t entrypoint;           /* vLLM's usage context: GS_ENTRY_SERVE (vllm serve, the
                                      OpenAI-compatible server; the default) or GS_ENTRY_OFFLINE
                                      (the Python LLM class), whose batch defaults differ */
+    uint64_t cuda_graph_max_bs;   /* SGLang --cuda-graph-max-bs (0: the GPU class's default) */
+    uint8_t disaggregation;       /* SGLang --disaggregation-mode: enum gs_sglang_role
+                                     (GS_SGLANG_ROLE_NONE, _PREFILL, _DECODE) */
 };
 
 enum { GS_ENTRY_SERVE, GS_ENTRY_OFFLINE };
@@ -420,6 +423,17 @@ struct gs_inference_result {
                                           is not kv.state_bytes_per_sequence; 0 otherwise */
     uint64_t state_request_slots;    /* ... the slots a running request takes: 1 without the
                                         engine's prefix (radix) cache for the states, more with it */
+    /* SGLang with its default mem_fraction_static from 0.5.3 (the reserve rule): what the
+     * reserve outside the fraction was sized from (gs_sglang_reserve); sglang_reserve_bytes 0
+     * where no such reserve applies */
+    uint64_t sglang_reserve_bytes;       /* the whole reserve */
+    int64_t sglang_chunked_prefill_size; /* the chunked prefill size it read (-1: off) */
+    uint64_t sglang_cuda_graph_max_bs;   /* ... and the decode graphs' largest batch */
+    uint64_t sglang_activation_tokens;   /* ... the tokens of its activation term */
+    uint64_t sglang_prefill_graph_bytes; /* ... what it keeps for the prefill CUDA graphs */
+    uint64_t sglang_prefill_sizes;       /* ... their capture sizes (0: none, or MLA's flat term) */
+    const char *sglang_prefill_graphs_off; /* why the release captures none here (NULL: it
+                                              does, or has none) */
     uint64_t draft_pool_bytes;    /* TensorRT-LLM 1.3 on a V2 hybrid: the one-model draft's own
                                      manager's share of the budget, carved out before the target's
                                      state/attention split (_split_kv_cache_budget_for_draft) */

@@ -42,7 +42,12 @@
  *   - from 0.5.10 (piecewise CUDA graphs on by default, PR #16331 in the
  *     0.5.10 release notes): the reserve also holds the prefill graphs
  *     (reserve_for_graph_mb): 8 MiB per prefill capture size, 1.5 GiB for an
- *     MLA model, none on ROCm (whose prefill graphs are off by default);
+ *     MLA model, where the release captures them for the model and layout
+ *     (gs_sglang_prefill_graphs_off: piecewise graphs to 0.5.14, breakable
+ *     ones on CUDA from 0.5.15, each with its own exclusions; none on ROCm);
+ *   - from 0.5.15: a --disaggregation-mode worker's own reserve - a decode
+ *     worker's activation term from its running requests, no prefill graphs
+ *     on it, no decode graphs on a prefill worker (gs_sglang_pd_reserve);
  *   - from 0.5.14 (PR #23862, opened 2026-04-27, and PR #28855, 2026-06-21:
  *     0.5.14 was out by 2026-06-27, and its issue #29857 shows the draft's
  *     layers priced into the pool's cell; the v0.5.13 tag still reserves the
@@ -102,6 +107,46 @@ enum gs_sglang_state_rule {
     GS_SGLANG_STATES_JOINT,         /* 0.5.13 on: the slots solved with the draft states */
 };
 
+/* Which prefill CUDA graphs a release captures by default, and so reserves for
+ * (server_args.py reserve_for_graph_mb: 8 MiB a capture size, 1.5 GiB for an MLA model). */
+enum gs_sglang_prefill_graphs {
+    GS_SGLANG_PREFILL_GRAPHS_NONE,      /* none in the reserve (before 0.5.10) */
+    GS_SGLANG_PREFILL_GRAPHS_PIECEWISE, /* torch.compile piecewise graphs (PR #16331,
+                                           0.5.10-0.5.14), off where _handle_piecewise_cuda_graph /
+                                           _disable_tc_piecewise_cudagraph_if_incompatible say */
+    GS_SGLANG_PREFILL_GRAPHS_BREAKABLE, /* breakable graphs on CUDA (cuda_graph_config.py
+                                           default_prefill_backend, 0.5.15 on), off where
+                                           _disable_breakable_cudagraph_if_incompatible says;
+                                           ROCm keeps piecewise, which it turns off */
+};
+
+/* What the default fraction does with a --disaggregation-mode worker, by release. */
+enum gs_sglang_pd_reserve {
+    GS_SGLANG_PD_RESERVE_FLAT,   /* the same reserve whatever the role (to 0.5.14); piecewise
+                                    prefill graphs off for either role (rule "PD
+                                    disaggregation") */
+    GS_SGLANG_PD_RESERVE_ROLES,  /* 0.5.15: a decode worker's activation term from its running
+                                    requests, no prefill graphs on a decode worker, no decode
+                                    graphs on a prefill worker, whose --disable-cuda-graph
+                                    (pd_disaggregation_hook.py) turns its prefill graphs off
+                                    too */
+    GS_SGLANG_PD_RESERVE_PHASES, /* 0.5.16 on: as 0.5.15, but the prefill worker keeps its
+                                    prefill graphs (_apply_cuda_graph_disaggregation_roles
+                                    turns the decode phase off alone) */
+};
+
+/* An SGLang worker's --disaggregation-mode ("null", "prefill", "decode"). */
+enum gs_sglang_role { GS_SGLANG_ROLE_NONE, GS_SGLANG_ROLE_PREFILL, GS_SGLANG_ROLE_DECODE };
+
+/* Which MLA models the breakable prefill graphs leave out (0.5.15 on). */
+enum gs_sglang_breakable_mla {
+    GS_SGLANG_BREAKABLE_MLA_KEPT,    /* none (0.5.18 on: "trtllm_mla on the preferred breakable
+                                        path, which now serves MLA") */
+    GS_SGLANG_BREAKABLE_MLA_OFF,     /* every MLA model (0.5.15-0.5.16: "MLA attention") */
+    GS_SGLANG_BREAKABLE_MLA_NON_DSA, /* MLA without DeepSeek sparse attention (0.5.17: "MLA
+                                        attention (non-DSA)") */
+};
+
 /* What speculative decoding does to a hybrid's radix cache, by release. */
 enum gs_sglang_spec_radix {
     GS_SGLANG_SPEC_RADIX_KEPT,         /* nothing (to 0.5.7; from 0.5.14) */
@@ -121,7 +166,19 @@ struct gs_sglang_release {
      * in the v0.4.3 tag */
     uint8_t rope_element_bytes;
     const char *source;
-    bool prefill_graphs;   /* the reserve holds the piecewise prefill CUDA graphs (0.5.10 on) */
+    enum gs_sglang_prefill_graphs prefill_graphs; /* the prefill CUDA graphs in the reserve */
+    bool piecewise_off_spec; /* speculative decoding turns the piecewise graphs off (0.5.10:
+                                _handle_piecewise_cuda_graph rule 2, gone at the v0.5.11 tag) */
+    bool piecewise_off_dsa;  /* ... and a DeepSeek sparse-attention model (is_deepseek_nsa in
+                                is_piecewise_cuda_graph_disabled_model, 0.5.10-0.5.12) */
+    bool graph_phases;       /* --cuda-graph-config by phase (0.5.14 on): --disable-cuda-graph
+                                turns both phases off, so no prefill graphs are reserved */
+    enum gs_sglang_pd_reserve pd_reserve;       /* a disaggregated worker's reserve */
+    enum gs_sglang_breakable_mla breakable_mla; /* MLA models without breakable graphs */
+    bool breakable_off_dp;         /* DP attention turns the breakable graphs off (0.5.15-0.5.16) */
+    bool breakable_off_nemotron_h; /* ... and Nemotron-H (0.5.17: "hybrid Mamba2 prefill") */
+    bool vlm_adjust_prefill_only;  /* a decode worker's default keeps no multimodal headroom
+                                      (0.5.17 on: "PD decode engines do not need this headroom") */
     bool small_tier_4096;  /* under 35 GiB: chunked prefill 4096, graphs to 48 / 160 (0.5.20 on) */
     uint16_t vlm_factor_permille; /* a multimodal model's fraction, default or given, x this
                                      (model_runner.py: 950 through 0.4.4, 900 in 0.4.5-0.4.8);
@@ -171,7 +228,8 @@ struct gs_sglang_release {
                                from their first releases) */
 };
 
-/* What the default fraction depends on beyond the release. */
+/* What the default fraction depends on beyond the release. The server arguments it reads
+ * from 0.5.3 (the reserve rule) are 0 where the request leaves them to SGLang. */
 struct gs_sglang_fraction_input {
     uint64_t total_bytes;    /* the driver's total: get_device_memory_capacity */
     uint64_t tensor, pipeline; /* server_args tp_size, pp_size */
@@ -179,16 +237,73 @@ struct gs_sglang_fraction_input {
     enum gs_spec_method spec;
     bool mla;                /* the model attends through MLA (its prefill graphs: 1.5 GiB) */
     bool rocm;               /* an AMD GPU (no prefill graphs by default) */
+    int64_t chunked_prefill_size;  /* --chunked-prefill-size; -1: chunked prefill off (the
+                                      activation term then takes max_prefill_tokens, 16,384) */
+    uint64_t cuda_graph_max_bs;    /* --cuda-graph-max-bs */
+    uint64_t max_running_requests; /* --max-running-requests as given (the hooks that set it
+                                      under speculative decoding run after the fraction) */
+    uint64_t draft_tokens;         /* --speculative-num-draft-tokens as given */
+    enum gs_sglang_role role;      /* --disaggregation-mode */
+    bool disable_cuda_graph;       /* --disable-cuda-graph */
+    bool prefill_graphs_off;       /* the release captures no prefill graphs for this model and
+                                      layout (gs_sglang_prefill_graphs_off) */
+};
+
+/* The terms of the reserve the 0.5.3 rule sets aside (MiB, as server_args.py sums them), and
+ * the arguments it resolved. */
+struct gs_sglang_reserve {
+    int64_t chunked_prefill_size;   /* given, else the GPU class's */
+    uint64_t cuda_graph_max_bs;     /* given, else the GPU class's */
+    uint64_t activation_tokens;     /* max(chunked prefill, 2048), max_prefill_tokens without
+                                       chunking, a decode worker's running requests x draft tokens
+                                       from 0.5.15 */
+    uint64_t prefill_capture_sizes; /* the prefill graphs' sizes (0: none reserved) */
+    double activation_mib, decode_graph_mib, parallel_mib, attention_data_mib, prefill_graph_mib;
+    double floor_mib; /* what the 10 GiB floor adds above 60 GiB */
+    double draft_mib; /* a draft's reserve before 0.5.14 */
+    double total_mib;
 };
 
 /* SGLang's default mem_fraction_static in thousandths as `release` sets it. */
 uint64_t gs_sglang_default_fraction(const struct gs_sglang_release *release,
                                     const struct gs_sglang_fraction_input *in);
 
-/* The prefill capture sizes SGLang's piecewise CUDA graphs take up to `max_tokens` (its
- * chunked prefill size): 4 to 32 by 4, to 256 by 16, to 512 by 32, to 1,024 by 64, to 4,096
- * by 256, then by 512, and max_tokens itself (58 up to 8,192). */
+/* The same, with the reserve's terms in *reserve (zeroed where the release's rule is not the
+ * reserve rule of 0.5.3 on; reserve may be NULL). */
+uint64_t gs_sglang_default_fraction_reserve(const struct gs_sglang_release *release,
+                                            const struct gs_sglang_fraction_input *in,
+                                            struct gs_sglang_reserve *reserve);
+
+/* The prefill capture sizes SGLang's CUDA graphs take up to `max_tokens` (its chunked prefill
+ * size): 4 to 32 by 4, to 256 by 16, to 512 by 32, to 1,024 by 64, to 4,096 by 256, then by
+ * 512, those not above max_tokens (server_args.py _generate_piecewise_cuda_graph_tokens,
+ * _generate_prefill_cuda_graph_batch_sizes: 58 up to 8,192, none when chunking is off). */
 uint64_t gs_sglang_prefill_capture_sizes(uint64_t max_tokens);
+
+struct gs_arch;
+
+/* What decides whether a release captures prefill CUDA graphs for a model and layout. */
+struct gs_sglang_graph_case {
+    const struct gs_arch *arch; /* its class (architectures[0]), MLA, vision tower */
+    uint32_t version;           /* the release asked for (0: the row's own) */
+    enum gs_spec_method spec;
+    uint64_t pipeline;       /* pp_size */
+    uint64_t attention_data; /* dp_size under --enable-dp-attention (0 or 1: off) */
+    enum gs_sglang_role role;
+    bool rocm;
+    bool cpu_offload; /* --cpu-offload-gb above 0 */
+    bool disable_cuda_graph;
+};
+
+/* Why `release` captures no prefill CUDA graphs for `c`, so reserves none (NULL: it does, or
+ * the release has none): the rules of _handle_piecewise_cuda_graph (0.5.10-0.5.13),
+ * _disable_tc_piecewise_cudagraph_if_incompatible (0.5.14, and from 0.5.16 for the
+ * multimodal classes validated on piecewise graphs alone) and
+ * _disable_breakable_cudagraph_if_incompatible (0.5.15 on) that a request can show: the model
+ * class, MLA, a vision tower, speculative decoding, pipeline parallelism, DP attention, CPU
+ * offload, the disaggregation role, --disable-cuda-graph, ROCm. */
+const char *gs_sglang_prefill_graphs_off(const struct gs_sglang_release *release,
+                                         const struct gs_sglang_graph_case *c);
 
 /* The rules of SGLang release `version` (0: the latest modelled). Releases
  * before the first row get its rules (gs_sglang_modeled says so). */
@@ -243,7 +358,6 @@ struct gs_sglang_draft {
     const char *unsized;      /* why the draft is not sized here (NULL: it is) */
 };
 
-struct gs_arch;
 struct gs_draft;
 struct gs_error;
 struct gs_weights_request;
