@@ -8,6 +8,7 @@
 
 #include "gs/capability.h"
 #include "gs/engines.h"
+#include "gs/sglang.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -140,6 +141,19 @@ static void inference_workload(const struct gs_workload *base, const struct gs_p
     }
     w->serving.kv_dtype = v->kv;
     w->gpu = gpu->view;
+}
+
+/* A disaggregated layout's decode pool as SGLang runs it: --disaggregation-mode decode workers,
+ * whose default mem_fraction_static reserves less from 0.5.15 (gs_sglang_pd_reserve) and which
+ * keep no radix cache; other engines size a decode worker as any (and a request that names a
+ * role keeps it). */
+static bool decode_role(struct gs_workload *w)
+{
+    if (w->serving.engine.engine != GS_ENGINE_SGLANG ||
+        w->serving.engine.disaggregation != GS_SGLANG_ROLE_NONE)
+        return false;
+    w->serving.engine.disaggregation = GS_SGLANG_ROLE_DECODE;
+    return true;
 }
 
 /* Sizes one replica; true when the engine starts and holds the batch (or,
@@ -591,6 +605,14 @@ best_replica(const struct gs_model_spec *m, const struct gs_workload *base,
                 *slot[at] = *plan;
             }
             struct gs_plan *c = slot[at];
+            struct gs_workload decode = w;
+            if (pass == 1 && decode_role(&decode)) {
+                /* the decode pool sized by its own workers' estimate */
+                if (lowered)
+                    decode.serving.engine.max_num_seqs = lowered;
+                if (!inference_fits(m, &decode, scope, &c->estimate))
+                    continue;
+            }
             const enum gs_plan_reject r = size_replicas(m, &w, gpu, l, d, eff, exact, pass == 1, c);
             if (r == GS_REJECT_NO_THROUGHPUT && !found && !gs_perf_can_decode(&gpu->perf, eff)) {
                 /* the demand needs throughput and this GPU has none to give: every layout of
@@ -639,6 +661,8 @@ static void at_planned_batch(const struct gs_model_spec *m, const struct gs_work
     const struct variant v = {plan->format, plan->kv_dtype};
     struct gs_workload at;
     inference_workload(base, gpu, &v, plan->tensor, plan->pipeline, plan->attention_data, &at);
+    if (plan->disaggregated)
+        decode_role(&at);
     at.serving.batch_size = plan->batch_per_replica; /* the estimate splits it over the ranks */
     if (plan->max_num_seqs)
         at.serving.engine.max_num_seqs = plan->max_num_seqs;

@@ -14,6 +14,7 @@
 #include "gs/perf.h"
 #include "gs/plan.h"
 #include "gs/recommend.h"
+#include "gs/sglang.h"
 #include "gs/units.h"
 
 #include <math.h>
@@ -1085,6 +1086,58 @@ static void test_disaggregation(void **state)
     assert_false(split.disaggregated);
 }
 
+/* SGLang's decode pool runs --disaggregation-mode decode workers (test_engine_rules
+ * test_sglang_reserve_arguments): on this H100 (81,121 MiB) at 0.5.20 their reserve is 512 + 1.5
+ * x max(cuda_graph_max_bs, 2,048) + 2 x cuda_graph_max_bs + TP / 8 GiB, under the 10 GiB floor at
+ * any TP -> (81,121 - 10,240) / 81,121 = 0.874, where one engine keeps 512 + 12,288 + 2 x
+ * cuda_graph_max_bs (256 below TP 4, 512 from it) + TP / 8 GiB + 58 x 8 MiB of prefill graphs
+ * (0.811 at TP 8). The split plan (test_disaggregation's demand) reports the decode workers'
+ * estimate, which an estimate of the same layout with the role reproduces; the shared replica
+ * keeps the engine's own. */
+static void test_disaggregation_sglang_decode_workers(void **state)
+{
+    (void)state;
+    struct gs_model_spec m = spec_of(llama(8192, 80, 64, 8, 28672, 128256));
+    struct gs_workload w;
+    serving(&w, 1, 2048 + 128);
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    struct gs_plan_gpu g = plan_h100();
+    struct gs_plan_limits l;
+    gs_plan_limits_defaults(&l);
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    struct gs_demand d = {.kind = GS_DEMAND_OUTPUT_TOKENS,
+                          .rate = 20000,
+                          .prompt_tokens = 2048,
+                          .output_tokens = 128,
+                          .tpot_ms = 20};
+    struct gs_plan split, shared;
+    enum gs_plan_reject why;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
+    assert_true(split.disaggregated);
+    assert_int_equal(split.estimate.serving.budget.fraction_permille, 874);
+    l.allow_disaggregation = false;
+    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &shared, &why, NULL), GS_OK);
+    assert_false(shared.disaggregated);
+    const double t = (double)shared.tensor;
+    const double reserve = 512 + 12288 + 2.0 * (shared.tensor < 4 ? 256 : 512) + t * 128 + 464;
+    assert_int_equal(shared.estimate.serving.budget.fraction_permille,
+                     (uint64_t)((81121 - reserve) / 81121 * 1000 + 0.5));
+    /* the decode workers of the split plan, estimated as a request naming the role */
+    struct gs_workload role = w;
+    role.parallelism.tensor = split.tensor;
+    role.parallelism.pipeline = split.pipeline;
+    role.parallelism.gpus_per_node = 8;
+    role.gpu = g.view;
+    role.serving.batch_size = split.estimate_batch;
+    role.serving.engine.disaggregation = GS_SGLANG_ROLE_DECODE;
+    struct gs_estimate e;
+    assert_int_equal(gs_estimate_compute(&m, &role, &e, NULL), GS_OK);
+    assert_int_equal(e.serving.budget.fraction_permille, 874);
+    assert_int_equal(e.serving.budget.kv_bytes, split.estimate.serving.budget.kv_bytes);
+    assert_int_equal(e.serving.max_concurrency, split.estimate.serving.max_concurrency);
+}
+
 /* Pipeline parallelism with sharded states only as the frameworks run it: with tensor
  * parallelism kept to 1 and every ZeRO stage allowed, a 70B full fine-tune on H100s is
  * spread by pipeline and data parallelism, and a plan with pipeline stages never has ZeRO 2
@@ -1736,6 +1789,7 @@ int main(void)
         cmocka_unit_test(test_latency_targets),
         cmocka_unit_test(test_moe_expert_parallel_serving),
         cmocka_unit_test(test_disaggregation),
+        cmocka_unit_test(test_disaggregation_sglang_decode_workers),
         cmocka_unit_test(test_verdict_shortcuts),
         cmocka_unit_test(test_request_seconds_floor),
         cmocka_unit_test(test_vendor_efficiency),
