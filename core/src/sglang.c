@@ -306,8 +306,10 @@ static const struct gs_sglang_release releases[] = {
      .source = "as 0.5.14, but breakable prefill CUDA graphs by default on CUDA "
                "(cuda_graph_config.py default_prefill_backend, v0.5.15 tag), which "
                "_disable_breakable_cudagraph_if_incompatible leaves out for MLA, DeepSeek-V4, DP "
-               "attention and multimodal models; --disaggregation-mode in the reserve "
-               "(_handle_gpu_memory_settings): a decode worker's activation term from max(its "
+               "attention and multimodal models; --disaggregation-mode in the reserve (PR "
+               "#29615, merged 2026-06-29, \"Make mem_fraction_static reserve "
+               "disaggregation-mode aware\": _handle_gpu_memory_settings): a decode worker's "
+               "activation term from max(its "
                "running requests x draft tokens, 2048), no prefill graphs on it, no decode "
                "graphs on a prefill worker, whose --disable-cuda-graph "
                "(pd_disaggregation_hook.py) takes its prefill graphs too",
