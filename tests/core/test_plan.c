@@ -996,6 +996,31 @@ static void test_latency_targets(void **state)
     assert_int_equal(why, GS_REJECT_MISSES_LATENCY);
 }
 
+/* test_disaggregation's case: Llama-3.1-70B serving 2,048-token prompts and 128-token answers
+ * at 20,000 output tokens/s and a 20 ms TPOT on H100s, disaggregation allowed */
+struct split_case {
+    struct gs_model_spec m;
+    struct gs_workload w;
+    struct gs_plan_gpu g;
+    struct gs_plan_limits l;
+    struct gs_efficiency eff;
+    struct gs_demand d;
+};
+
+static void split_case(struct split_case *c)
+{
+    c->m = spec_of(llama(8192, 80, 64, 8, 28672, 128256));
+    serving(&c->w, 1, 2048 + 128);
+    c->g = plan_h100();
+    gs_plan_limits_defaults(&c->l);
+    gs_efficiency_defaults(&c->eff);
+    c->d = (struct gs_demand){.kind = GS_DEMAND_OUTPUT_TOKENS,
+                              .rate = 20000,
+                              .prompt_tokens = 2048,
+                              .output_tokens = 128,
+                              .tpot_ms = 20};
+}
+
 /* Training Llama-2-7B (bf16 mixed, AdamW: 16 bytes a parameter, 107.8 GB of
  * states) on 80 GB GPUs: it cannot fit on one, and the search's first fit is
  * the smallest count; the layout it reports fits when estimated on its own,
@@ -1012,25 +1037,16 @@ static void test_latency_targets(void **state)
 static void test_disaggregation(void **state)
 {
     (void)state;
-    struct gs_model_spec m = spec_of(llama(8192, 80, 64, 8, 28672, 128256));
-    struct gs_workload w;
-    serving(&w, 1, 2048 + 128);
-    struct gs_plan_gpu g = plan_h100();
-    struct gs_plan_limits l;
-    gs_plan_limits_defaults(&l);
-    struct gs_efficiency eff;
-    gs_efficiency_defaults(&eff);
-    struct gs_demand d = {.kind = GS_DEMAND_OUTPUT_TOKENS,
-                          .rate = 20000,
-                          .prompt_tokens = 2048,
-                          .output_tokens = 128,
-                          .tpot_ms = 20};
+    struct split_case c;
+    split_case(&c);
     struct gs_plan split, shared;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
+    assert_int_equal(
+        gs_plan_search(&c.m, &c.w, &c.g, &c.l, &c.d, &c.eff, 0, NULL, &split, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
-    l.allow_disaggregation = false;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &shared, &why, NULL), GS_OK);
+    c.l.allow_disaggregation = false;
+    assert_int_equal(
+        gs_plan_search(&c.m, &c.w, &c.g, &c.l, &c.d, &c.eff, 0, NULL, &shared, &why, NULL), GS_OK);
     assert_int_equal(why, GS_REJECT_NONE);
     assert_false(shared.disaggregated);
     assert_true(split.disaggregated);
@@ -1066,23 +1082,25 @@ static void test_disaggregation(void **state)
     /* at 400 tokens/s both pools fit one node (a TP 4 decode instance and a TP 4 prefill
      * instance): the cache crosses NVLink, 2,048 x 81,920 B at the node's link, not the
      * network, and the plan needs no network at all */
-    l.allow_disaggregation = true;
-    d.rate = 400;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
+    c.l.allow_disaggregation = true;
+    c.d.rate = 400;
+    assert_int_equal(
+        gs_plan_search(&c.m, &c.w, &c.g, &c.l, &c.d, &c.eff, 0, NULL, &split, &why, NULL), GS_OK);
     assert_true(split.disaggregated);
     assert_int_equal(split.gpu_count, 8);
     assert_int_equal(split.nodes, 1);
     close_to(split.kv_transfer_seconds,
-             2048.0 * (327680.0 / (double)split.tensor) / gs_perf_link_bytes_per_s(&g.perf),
+             2048.0 * (327680.0 / (double)split.tensor) / gs_perf_link_bytes_per_s(&c.g.perf),
              1e-12);
     close_to(split.ttft_seconds,
              split.decode.prefill_seconds + split.kv_transfer_seconds + split.decode.step_seconds,
              1e-12);
-    assert_false(gs_plan_crosses_nodes(&split, &g));
-    d.rate = 20000;
+    assert_false(gs_plan_crosses_nodes(&split, &c.g));
+    c.d.rate = 20000;
     /* without a TPOT target there is nothing to gain: one pool */
-    d.tpot_ms = 0;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
+    c.d.tpot_ms = 0;
+    assert_int_equal(
+        gs_plan_search(&c.m, &c.w, &c.g, &c.l, &c.d, &c.eff, 0, NULL, &split, &why, NULL), GS_OK);
     assert_false(split.disaggregated);
 }
 
@@ -1097,42 +1115,33 @@ static void test_disaggregation(void **state)
 static void test_disaggregation_sglang_decode_workers(void **state)
 {
     (void)state;
-    struct gs_model_spec m = spec_of(llama(8192, 80, 64, 8, 28672, 128256));
-    struct gs_workload w;
-    serving(&w, 1, 2048 + 128);
-    w.serving.engine.engine = GS_ENGINE_SGLANG;
-    struct gs_plan_gpu g = plan_h100();
-    struct gs_plan_limits l;
-    gs_plan_limits_defaults(&l);
-    struct gs_efficiency eff;
-    gs_efficiency_defaults(&eff);
-    struct gs_demand d = {.kind = GS_DEMAND_OUTPUT_TOKENS,
-                          .rate = 20000,
-                          .prompt_tokens = 2048,
-                          .output_tokens = 128,
-                          .tpot_ms = 20};
+    struct split_case c;
+    split_case(&c);
+    c.w.serving.engine.engine = GS_ENGINE_SGLANG;
     struct gs_plan split, shared;
     enum gs_plan_reject why;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &split, &why, NULL), GS_OK);
+    assert_int_equal(
+        gs_plan_search(&c.m, &c.w, &c.g, &c.l, &c.d, &c.eff, 0, NULL, &split, &why, NULL), GS_OK);
     assert_true(split.disaggregated);
     assert_int_equal(split.estimate.serving.budget.fraction_permille, 874);
-    l.allow_disaggregation = false;
-    assert_int_equal(gs_plan_search(&m, &w, &g, &l, &d, &eff, 0, NULL, &shared, &why, NULL), GS_OK);
+    c.l.allow_disaggregation = false;
+    assert_int_equal(
+        gs_plan_search(&c.m, &c.w, &c.g, &c.l, &c.d, &c.eff, 0, NULL, &shared, &why, NULL), GS_OK);
     assert_false(shared.disaggregated);
     const double t = (double)shared.tensor;
     const double reserve = 512 + 12288 + 2.0 * (shared.tensor < 4 ? 256 : 512) + t * 128 + 464;
     assert_int_equal(shared.estimate.serving.budget.fraction_permille,
                      (uint64_t)((81121 - reserve) / 81121 * 1000 + 0.5));
     /* the decode workers of the split plan, estimated as a request naming the role */
-    struct gs_workload role = w;
+    struct gs_workload role = c.w;
     role.parallelism.tensor = split.tensor;
     role.parallelism.pipeline = split.pipeline;
     role.parallelism.gpus_per_node = 8;
-    role.gpu = g.view;
+    role.gpu = c.g.view;
     role.serving.batch_size = split.estimate_batch;
     role.serving.engine.disaggregation = GS_SGLANG_ROLE_DECODE;
     struct gs_estimate e;
-    assert_int_equal(gs_estimate_compute(&m, &role, &e, NULL), GS_OK);
+    assert_int_equal(gs_estimate_compute(&c.m, &role, &e, NULL), GS_OK);
     assert_int_equal(e.serving.budget.fraction_permille, 874);
     assert_int_equal(e.serving.budget.kv_bytes, split.estimate.serving.budget.kv_bytes);
     assert_int_equal(e.serving.max_concurrency, split.estimate.serving.max_concurrency);
