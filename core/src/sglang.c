@@ -306,7 +306,8 @@ static const struct gs_sglang_release releases[] = {
      .source = "as 0.5.14, but breakable prefill CUDA graphs by default on CUDA "
                "(cuda_graph_config.py default_prefill_backend, v0.5.15 tag), which "
                "_disable_breakable_cudagraph_if_incompatible leaves out for MLA, DeepSeek-V4, DP "
-               "attention and multimodal models; --disaggregation-mode in the reserve (PR "
+               "attention, an all-to-all MoE backend and multimodal models; 2 GiB above the floor "
+               "for DeepEP (reserve_for_deepep_a2a_mb); --disaggregation-mode in the reserve (PR "
                "#29615, merged 2026-06-29, \"Make mem_fraction_static reserve "
                "disaggregation-mode aware\": _handle_gpu_memory_settings): a decode worker's "
                "activation term from max(its "
@@ -325,6 +326,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .state_stage_pool = true,
      .state_dtype_config = true,
+     .deepep_reserve = true,
+     .breakable_off_a2a = true,
      .vlm_adjust = true},
     {.from = 516,
      .name = "0.5.16",
@@ -348,6 +351,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .state_stage_pool = true,
      .state_dtype_config = true,
+     .deepep_reserve = true,
+     .breakable_off_a2a = true,
      .vlm_adjust = true},
     {.from = 517,
      .name = "0.5.17",
@@ -359,7 +364,9 @@ static const struct gs_sglang_release releases[] = {
                "prefill graphs for DP attention and for MLA models with DeepSeek sparse "
                "attention, none for Nemotron-H (\"MLA attention (non-DSA)\", \"NemotronH "
                "(hybrid Mamba2 prefill)\"); a decode worker's default without the multimodal "
-               "headroom (\"PD decode engines do not need this headroom\")",
+               "headroom (\"PD decode engines do not need this headroom\"); DeepEP keeps "
+               "breakable prefill graphs in 8-aligned sizes to 2,048 and 1 GiB more "
+               "(_apply_deepep_adjustments, \"Prefill-BCG DeepEP delta\")",
      .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_BREAKABLE,
      .graph_phases = true,
      .pd_reserve = GS_SGLANG_PD_RESERVE_PHASES,
@@ -375,6 +382,8 @@ static const struct gs_sglang_release releases[] = {
      .state_stage_pool = true,
      .state_stage_budget = true,
      .state_dtype_config = true,
+     .deepep_reserve = true,
+     .deepep_breakable = true,
      .vlm_adjust = true},
     {.from = 518,
      .name = "0.5.18",
@@ -397,6 +406,8 @@ static const struct gs_sglang_release releases[] = {
      .state_stage_pool = true,
      .state_stage_budget = true,
      .state_dtype_config = true,
+     .deepep_reserve = true,
+     .deepep_breakable = true,
      .vlm_adjust = true},
     {.from = 520,
      .name = "0.5.20",
@@ -420,6 +431,8 @@ static const struct gs_sglang_release releases[] = {
      .state_stage_pool = true,
      .state_stage_budget = true,
      .state_dtype_config = true,
+     .deepep_reserve = true,
+     .deepep_breakable = true,
      .vlm_adjust = true},
 };
 
@@ -544,6 +557,23 @@ uint64_t gs_sglang_prefill_capture_sizes(uint64_t max_tokens)
     return n;
 }
 
+uint64_t gs_sglang_prefill_capture_sizes_deepep(void)
+{
+    /* _apply_deepep_adjustments: "max_bs = self.cuda_graph_config.prefill.max_bs or 2048",
+     * "aligned = sorted({((b + 7) // 8) * 8 for b in bs})" over the list up to it */
+    static const struct {
+        uint64_t from, to, step;
+    } runs[] = {{4, 32, 4}, {48, 256, 16}, {288, 512, 32}, {576, 1024, 64}, {1280, 2048, 256}};
+    uint64_t n = 0, last = 0;
+    for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+        for (uint64_t v = runs[i].from; v <= runs[i].to; v += runs[i].step) {
+            const uint64_t up = (v + 7) / 8 * 8;
+            n += up != last;
+            last = up;
+        }
+    return n;
+}
+
 /* max_prefill_tokens' default (server_args.py, every tag read): the activation term's tokens
  * when chunked prefill is off */
 #define MAX_PREFILL_TOKENS 16384
@@ -608,15 +638,28 @@ static uint64_t by_reserve(const struct gs_sglang_release *release,
      * worker ("self.disaggregation_mode != 'decode'") */
     if (release->prefill_graphs != GS_SGLANG_PREFILL_GRAPHS_NONE && !in->rocm &&
         !in->prefill_graphs_off && !(roles && in->role == GS_SGLANG_ROLE_DECODE)) {
+        /* DeepEP keeps them only as breakable graphs (0.5.17 on; gs_sglang_prefill_graphs_off
+         * says where it does not), in 8-aligned sizes to 2,048, and "Prefill-BCG DeepEP delta
+         * (bridge pool + NVL first-touch during capture)": 1 GiB */
+        const bool deepep = in->deepep && release->deepep_breakable;
         r->prefill_capture_sizes =
-            gs_sglang_prefill_capture_sizes(chunked > 0 ? (uint64_t)chunked : 0);
+            deepep ? gs_sglang_prefill_capture_sizes_deepep()
+                   : gs_sglang_prefill_capture_sizes(chunked > 0 ? (uint64_t)chunked : 0);
         r->prefill_graph_mib = in->mla ? 1536.0 : 8.0 * (double)r->prefill_capture_sizes;
+        if (deepep)
+            r->deepep_mib = 1024;
     }
     double reserved = 512 + r->activation_mib + r->decode_graph_mib + r->parallel_mib +
-                      r->attention_data_mib + r->prefill_graph_mib;
+                      r->attention_data_mib + r->prefill_graph_mib + r->deepep_mib;
     if (mib > 60 * 1024 && reserved < 10 * 1024) {
         r->floor_mib = 10 * 1024 - reserved;
         reserved = 10 * 1024;
+    }
+    /* reserve_for_deepep_a2a_mb, on top of the floor: "DeepEP all-to-all buffers captured in the
+     * decode graph are real extra allocations" (role and decode graphs as above) */
+    if (in->deepep && release->deepep_reserve && decode_graphs) {
+        r->deepep_mib += 2048;
+        reserved += 2048;
     }
     /* after the floor: "standalonedraft model and cuda graphs" 6 * 1024, "elif
      * self.speculative_algorithm != \"NGRAM\": # eagle draft models and cuda graphs" 2 * 1024;
@@ -784,6 +827,9 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
     const struct gs_sglang_release *rel = out->sglang_release;
     const enum gs_sglang_role role = (enum gs_sglang_role)c->disaggregation;
     const enum gs_spec_method spec = (enum gs_spec_method)c->spec_method;
+    /* all2all_backend's DeepEP values name --moe-a2a-backend deepep (--deepep-mode normal or
+     * low_latency: the mode is read after the fraction is set, in _handle_a2a_moe) */
+    const bool deepep = c->all2all == GS_ALL2ALL_DEEPEP_HT || c->all2all == GS_ALL2ALL_DEEPEP_LL;
     const struct gs_sglang_graph_case graphs = {.arch = in->arch,
                                                 .version = c->version,
                                                 .spec = spec,
@@ -792,7 +838,8 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
                                                 .role = role,
                                                 .rocm = in->gpu.rocm,
                                                 .cpu_offload = c->cpu_offload_bytes > 0,
-                                                .disable_cuda_graph = c->enforce_eager};
+                                                .disable_cuda_graph = c->enforce_eager,
+                                                .deepep = deepep};
     const char *graphs_off = gs_sglang_prefill_graphs_off(rel, &graphs);
     /* the server arguments the reserve reads, as given: max_num_batched_tokens names
      * --chunked-prefill-size (enable_chunked_prefill false: -1), max_num_seqs
@@ -813,7 +860,8 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
         .draft_tokens = spec != GS_SPEC_NONE && c->spec_tokens ? c->spec_tokens + 1 : 0,
         .role = role,
         .disable_cuda_graph = c->enforce_eager,
-        .prefill_graphs_off = graphs_off != NULL};
+        .prefill_graphs_off = graphs_off != NULL,
+        .deepep = deepep};
     struct gs_sglang_reserve reserve;
     b->fraction_permille = c->mem_fraction_static_permille
                                ? c->mem_fraction_static_permille
@@ -825,6 +873,9 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
         out->sglang_activation_tokens = reserve.activation_tokens;
         out->sglang_prefill_graph_bytes = (uint64_t)(reserve.prefill_graph_mib * (double)GS_MIB);
         out->sglang_prefill_sizes = fin.mla ? 0 : reserve.prefill_capture_sizes;
+        out->sglang_deepep_bytes = (uint64_t)(reserve.deepep_mib * (double)GS_MIB);
+        out->sglang_prefill_deepep =
+            fin.deepep && rel->deepep_breakable && reserve.prefill_graph_mib > 0;
         out->sglang_prefill_graphs_off = graphs_off;
     }
     /* a multimodal model (one with a vision tower): through 0.4.8 model_runner.py scales any
@@ -1099,6 +1150,9 @@ static const char *piecewise_off(const struct gs_sglang_release *rel,
         return "SGLang turns the piecewise prefill CUDA graphs off for a multimodal model "
                "outside multimodal_piecewise_cuda_graph_supported_model_archs, so the reserve "
                "holds none";
+    if (c->deepep)
+        return "SGLang turns the piecewise prefill CUDA graphs off with an all-to-all MoE backend "
+               "(--moe-a2a-backend deepep: rule \"MoE A2A backend\"), so the reserve holds none";
     if (c->cpu_offload)
         return "SGLang turns the piecewise prefill CUDA graphs off under --cpu-offload-gb "
                "(\"breaks dynamo\"), so the reserve holds none";
@@ -1127,6 +1181,9 @@ static const char *breakable_off(const struct gs_sglang_release *rel,
     if (a != NULL && gs_arch_class_in(a, deepseek_v4_classes))
         return "SGLang runs no breakable prefill CUDA graphs for DeepSeek-V4 (\"heavy "
                "capture-pool memory pressure\"), so the reserve holds none";
+    if (rel->breakable_off_a2a && c->deepep)
+        return "SGLang 0.5.15-0.5.16 run no breakable prefill CUDA graphs with an all-to-all MoE "
+               "backend (\"MoE A2A backend\": --moe-a2a-backend deepep), so the reserve holds none";
     if (rel->breakable_off_dp && c->attention_data > 1)
         return "SGLang 0.5.15-0.5.16 run no breakable prefill CUDA graphs under DP attention, so "
                "the reserve holds none";
@@ -1526,10 +1583,22 @@ static void sglang_reserve_notes(const struct gs_engine_config *c,
                           "GiB; else 512): the decode CUDA graphs' largest batch, 2 MiB a batch in "
                           "the reserve",
                     source);
+    if (r->sglang_deepep_bytes)
+        n->assume_value(n->ctx, "deepep_reserve_bytes", r->sglang_deepep_bytes,
+                        "SGLang with --moe-a2a-backend deepep (all2all_backend's DeepEP values) "
+                        "reserves 2 GiB above the 10 GiB floor for the all-to-all buffers its "
+                        "decode graphs capture (0.5.15 on, not on a prefill worker), and from "
+                        "0.5.17 1 GiB more with its breakable prefill graphs",
+                        "sglang server_args.py reserve_for_deepep_a2a_mb, reserve_for_graph_mb "
+                        "(\"Prefill-BCG DeepEP delta\")");
     if (r->sglang_release->prefill_graphs == GS_SGLANG_PREFILL_GRAPHS_NONE)
         return;
     const char *graphs =
         r->sglang_prefill_graphs_off != NULL ? r->sglang_prefill_graphs_off
+        : r->sglang_prefill_sizes && r->sglang_prefill_deepep
+            ? "8 MiB for each prefill CUDA-graph capture size, which DeepEP rounds up to "
+              "multiples of 8 up to 2,048 tokens whatever the chunk (_apply_deepep_adjustments: "
+              "\"Non-multiple-of-8 prefill buckets can hang DeepEP\")"
         : r->sglang_prefill_sizes
             ? "8 MiB for each prefill CUDA-graph capture size up to chunked_prefill_size "
               "(4 to 32 by 4, to 256 by 16, to 512 by 32, to 1,024 by 64, to 4,096 by 256, then "

@@ -347,6 +347,14 @@ static void test_sglang_prefill_graphs_by_release(void **state)
     c.rocm = true;
     assert_false(graphs_on(520, &c));
     c.rocm = false;
+    /* DeepEP (--moe-a2a-backend deepep): no piecewise graphs, no breakable ones in
+     * 0.5.15-0.5.16, breakable ones from 0.5.17 */
+    c.deepep = true;
+    assert_false(graphs_on(514, &c));
+    assert_false(graphs_on(516, &c));
+    assert_true(graphs_on(517, &c));
+    assert_true(graphs_on(520, &c));
+    c.deepep = false;
     /* --disable-cuda-graph: the prefill phase too from 0.5.14 */
     c.disable_cuda_graph = true;
     assert_true(graphs_on(513, &c));
@@ -486,6 +494,30 @@ static void test_sglang_reserve_arguments(void **state)
     assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(514), &in), 834);
     in.prefill_graphs_off = false;
     assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(513), &in), 829);
+
+    /* --moe-a2a-backend deepep at TP 8 (cuda_graph_max_bs 512): one engine reserves 512 +
+     * 12,288 + 1,024 + 1,024 + 464 = 15,312 -> 811; with DeepEP at 0.5.20 the breakable prefill
+     * graphs take 38 sizes (8-aligned to 2,048) x 8 = 304 and 1,024 more, then 2,048 above the
+     * floor: 18,224 -> 775; 0.5.16 runs no breakable graphs with it, 14,848 + 2,048 = 16,896 ->
+     * 792; 0.5.14 neither those nor the 2 GiB: 14,848 -> 817; a decode worker max(512, 2,048)
+     * tokens: 512 + 3,072 + 1,024 + 1,024 = 5,632, floor 10,240, + 2,048 = 12,288 -> 849; a
+     * prefill worker no decode graphs nor 2 GiB: 512 + 12,288 + 1,024 + 304 + 1,024 = 15,152 ->
+     * 813 */
+    assert_int_equal(gs_sglang_prefill_capture_sizes_deepep(), 38);
+    in = (struct gs_sglang_fraction_input){.total_bytes = h100, .tensor = 8, .pipeline = 1};
+    assert_int_equal(gs_sglang_default_fraction(r, &in), 811);
+    in.deepep = true;
+    assert_int_equal(gs_sglang_default_fraction_reserve(r, &in, &res), 775);
+    assert_int_equal(res.prefill_capture_sizes, 38);
+    assert_true(res.deepep_mib == 3072.0);
+    in.prefill_graphs_off = true; /* as the rules of 0.5.14-0.5.16 say with DeepEP */
+    assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(516), &in), 792);
+    assert_int_equal(gs_sglang_default_fraction(gs_sglang_release_for(514), &in), 817);
+    in.role = GS_SGLANG_ROLE_DECODE;
+    assert_int_equal(gs_sglang_default_fraction(r, &in), 849);
+    in.role = GS_SGLANG_ROLE_PREFILL;
+    in.prefill_graphs_off = false;
+    assert_int_equal(gs_sglang_default_fraction(r, &in), 813);
 }
 
 /* TensorRT-LLM by release. From 1.0 (the PyTorch backend, the default): 32 tokens a block,

@@ -1964,7 +1964,10 @@ static void test_sglang_vision_configs(void **state)
  * defaults' 13,904 MiB reserve -> 0.829; a decode worker's 2,048 activation tokens and no prefill
  * graphs, under the 10 GiB floor -> 0.874; a prefill worker without decode graphs -> 0.835;
  * --cuda-graph-max-bs 512 -> 0.822; chunked prefill off (max_prefill_tokens 16,384, no prefill
- * sizes) -> 0.683. The role is echoed; another role is a 400 naming the field; vLLM ignores it. */
+ * sizes) -> 0.683; DeepEP (all2all_backend's DeepEP values: --moe-a2a-backend deepep) 38 prefill
+ * sizes x 8, 1 GiB more and 2 GiB above the floor: 512 + 12,288 + 512 + 128 + 304 + 1,024 + 2,048
+ * = 16,816 -> 0.793. The role is echoed; another role is a 400 naming the field; vLLM ignores it.
+ */
 static void test_sglang_server_arguments(void **state)
 {
     (void)state;
@@ -1979,7 +1982,8 @@ static void test_sglang_server_arguments(void **state)
                 {",\"disaggregation_mode\":\"null\"", 0.829, 13904, 464, NULL},
                 {",\"cuda_graph_max_bs\":512", 0.822, 14416, 464, NULL},
                 {",\"enable_chunked_prefill\":false", 0.683, 25728, 0, NULL},
-                {",\"max_num_batched_tokens\":4096", 0.874, 10240, 400, NULL}};
+                {",\"max_num_batched_tokens\":4096", 0.874, 10240, 400, NULL},
+                {",\"all2all_backend\":\"deepep_low_latency\"", 0.793, 16816, 304, NULL}};
     char text[320];
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         snprintf(

@@ -432,6 +432,8 @@ struct gs_inference_result {
     uint64_t sglang_activation_tokens;   /* ... the tokens of its activation term */
     uint64_t sglang_prefill_graph_bytes; /* ... what it keeps for the prefill CUDA graphs */
     uint64_t sglang_prefill_sizes;       /* ... their capture sizes (0: none, or MLA's flat term) */
+    uint64_t sglang_deepep_bytes;        /* ... what it keeps for DeepEP (--moe-a2a-backend) */
+    bool sglang_prefill_deepep;          /* ... its prefill graphs in DeepEP's 8-aligned sizes */
     const char *sglang_prefill_graphs_off; /* why the release captures none here (NULL: it
                                               does, or has none) */
     uint64_t draft_pool_bytes;    /* TensorRT-LLM 1.3 on a V2 hybrid: the one-model draft's own

@@ -179,6 +179,16 @@ struct gs_sglang_release {
     bool breakable_off_nemotron_h; /* ... and Nemotron-H (0.5.17: "hybrid Mamba2 prefill") */
     bool vlm_adjust_prefill_only;  /* a decode worker's default keeps no multimodal headroom
                                       (0.5.17 on: "PD decode engines do not need this headroom") */
+    bool deepep_reserve;    /* --moe-a2a-backend deepep: 2 GiB after the floor while the decode
+                               graphs are on, not on a prefill worker (reserve_for_deepep_a2a_mb,
+                               0.5.15 on: "DeepEP all-to-all buffers captured in the decode
+                               graph") */
+    bool breakable_off_a2a; /* ... and no breakable prefill graphs with an all-to-all backend
+                               (0.5.15-0.5.16: "MoE A2A backend") */
+    bool deepep_breakable;  /* ... breakable prefill graphs with DeepEP: their sizes rounded up
+                               to multiples of 8 up to 2,048 tokens (_apply_deepep_adjustments,
+                               "Non-multiple-of-8 prefill buckets can hang DeepEP") and 1 GiB
+                               more ("Prefill-BCG DeepEP delta"), 0.5.17 on */
     bool small_tier_4096;  /* under 35 GiB: chunked prefill 4096, graphs to 48 / 160 (0.5.20 on) */
     uint16_t vlm_factor_permille; /* a multimodal model's fraction, default or given, x this
                                      (model_runner.py: 950 through 0.4.4, 900 in 0.4.5-0.4.8);
@@ -247,6 +257,7 @@ struct gs_sglang_fraction_input {
     bool disable_cuda_graph;       /* --disable-cuda-graph */
     bool prefill_graphs_off;       /* the release captures no prefill graphs for this model and
                                       layout (gs_sglang_prefill_graphs_off) */
+    bool deepep;                   /* --moe-a2a-backend deepep */
 };
 
 /* The terms of the reserve the 0.5.3 rule sets aside (MiB, as server_args.py sums them), and
@@ -259,7 +270,8 @@ struct gs_sglang_reserve {
                                        from 0.5.15 */
     uint64_t prefill_capture_sizes; /* the prefill graphs' sizes (0: none reserved) */
     double activation_mib, decode_graph_mib, parallel_mib, attention_data_mib, prefill_graph_mib;
-    double floor_mib; /* what the 10 GiB floor adds above 60 GiB */
+    double deepep_mib; /* DeepEP's: the prefill graphs' 1 GiB delta and the 2 GiB after the floor */
+    double floor_mib;  /* what the 10 GiB floor adds above 60 GiB */
     double draft_mib; /* a draft's reserve before 0.5.14 */
     double total_mib;
 };
@@ -280,6 +292,11 @@ uint64_t gs_sglang_default_fraction_reserve(const struct gs_sglang_release *rele
  * _generate_prefill_cuda_graph_batch_sizes: 58 up to 8,192, none when chunking is off). */
 uint64_t gs_sglang_prefill_capture_sizes(uint64_t max_tokens);
 
+/* ... and with DeepEP from 0.5.17, each rounded up to a multiple of 8, duplicates dropped, up to
+ * 2,048 tokens whatever the chunk (_apply_deepep_adjustments runs before the chunk is read into
+ * the prefill graphs' max_bs): 38 sizes */
+uint64_t gs_sglang_prefill_capture_sizes_deepep(void);
+
 struct gs_arch;
 
 /* What decides whether a release captures prefill CUDA graphs for a model and layout. */
@@ -292,6 +309,7 @@ struct gs_sglang_graph_case {
     enum gs_sglang_role role;
     bool rocm;
     bool cpu_offload; /* --cpu-offload-gb above 0 */
+    bool deepep;      /* --moe-a2a-backend deepep */
     bool disable_cuda_graph;
 };
 
@@ -301,7 +319,7 @@ struct gs_sglang_graph_case {
  * multimodal classes validated on piecewise graphs alone) and
  * _disable_breakable_cudagraph_if_incompatible (0.5.15 on) that a request can show: the model
  * class, MLA, a vision tower, speculative decoding, pipeline parallelism, DP attention, CPU
- * offload, the disaggregation role, --disable-cuda-graph, ROCm. */
+ * offload, DeepEP, the disaggregation role, --disable-cuda-graph, ROCm. */
 const char *gs_sglang_prefill_graphs_off(const struct gs_sglang_release *release,
                                          const struct gs_sglang_graph_case *c);
 
