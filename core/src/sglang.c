@@ -977,6 +977,13 @@ static uint32_t release_version(const struct gs_inference_input *in,
     return in->engine.version ? in->engine.version : rel->from;
 }
 
+/* A class in a release's list from `from` (the first release, as gs_sglang_release.from) until
+ * `until` (0: still listed in the last tag read). */
+struct class_span {
+    const char *cls;
+    uint32_t from, until;
+};
+
 /* The hybrid classes whose Mamba radix cache SGLang keeps by default, each from the first
  * release that does (read at each tag; every other class, and every class before its row, runs
  * without it: one slot a request):
@@ -995,29 +1002,25 @@ static uint32_t release_version(const struct gs_inference_input *in,
  *   - the text-only Qwen3.5 classes and Kimi K3 from 0.5.17, their first (hybrid_gdn_config
  *     by the text config; _MAMBA_RADIX_CACHE_ARCHS), Ling 3.0 from 0.5.19 (main's lists of
  *     September 2026). */
-struct class_from {
-    const char *cls;
-    uint32_t from; /* the first release, as gs_sglang_release.from */
-};
 
-static const struct class_from radix_classes[] = {
-    {"Qwen3NextForCausalLM", 504},
-    {"FalconH1ForCausalLM", 507},
-    {"NemotronHForCausalLM", 507},
-    {"Qwen3_5ForConditionalGeneration", 509},
-    {"Qwen3_5MoeForConditionalGeneration", 509},
-    {"Qwen3_5ForCausalLM", 517},
-    {"Qwen3_5MoeForCausalLM", 517},
-    {"GraniteMoeHybridForCausalLM", 509},
-    {"Lfm2ForCausalLM", 509},
-    {"Lfm2MoeForCausalLM", 509},
-    {"Lfm2VlForConditionalGeneration", 510},
-    {"MiniCPMV4_6ForConditionalGeneration", 512},
-    {"BailingMoeV2_5ForCausalLM", 513},
-    {"BailingMoeV3ForCausalLM", 519},
-    {"KimiLinearForCausalLM", 514},
-    {"ZayaForCausalLM", 514},
-    {"KimiK3ForConditionalGeneration", 517},
+static const struct class_span radix_classes[] = {
+    {"Qwen3NextForCausalLM", 504, 0},
+    {"FalconH1ForCausalLM", 507, 0},
+    {"NemotronHForCausalLM", 507, 0},
+    {"Qwen3_5ForConditionalGeneration", 509, 0},
+    {"Qwen3_5MoeForConditionalGeneration", 509, 0},
+    {"Qwen3_5ForCausalLM", 517, 0},
+    {"Qwen3_5MoeForCausalLM", 517, 0},
+    {"GraniteMoeHybridForCausalLM", 509, 0},
+    {"Lfm2ForCausalLM", 509, 0},
+    {"Lfm2MoeForCausalLM", 509, 0},
+    {"Lfm2VlForConditionalGeneration", 510, 0},
+    {"MiniCPMV4_6ForConditionalGeneration", 512, 0},
+    {"BailingMoeV2_5ForCausalLM", 513, 0},
+    {"BailingMoeV3ForCausalLM", 519, 0},
+    {"KimiLinearForCausalLM", 514, 0},
+    {"ZayaForCausalLM", 514, 0},
+    {"KimiK3ForConditionalGeneration", 517, 0},
 };
 
 /* The classes --mamba-radix-cache-strategy auto turns to extra_buffer, each from the first
@@ -1026,41 +1029,23 @@ static const struct class_from radix_classes[] = {
  * 0.5.16, Kimi K3 with its first release, 0.5.17); the text-only Qwen3.5 classes and Ling 3.0
  * are in main's list of September 2026, not in the v0.5.18 tag's, so 0.5.19 is the earliest
  * release that can hold them. The other radix classes take no_buffer. */
-static const struct class_from extra_buffer_classes[] = {
-    {"Qwen3_5ForConditionalGeneration", 514},
-    {"Qwen3_5MoeForConditionalGeneration", 514},
-    {"Qwen3NextForCausalLM", 514},
-    {"MiniCPMV4_6ForConditionalGeneration", 514},
-    {"BailingMoeV2_5ForCausalLM", 514},
-    {"FalconH1ForCausalLM", 514},
-    {"GraniteMoeHybridForCausalLM", 514},
-    {"NemotronHForCausalLM", 514},
-    {"KimiLinearForCausalLM", 516},
-    {"KimiK3ForConditionalGeneration", 517},
-    {"Qwen3_5ForCausalLM", 519},
-    {"Qwen3_5MoeForCausalLM", 519},
-    {"BailingMoeV3ForCausalLM", 519},
+static const struct class_span extra_buffer_classes[] = {
+    {"Qwen3_5ForConditionalGeneration", 514, 0},
+    {"Qwen3_5MoeForConditionalGeneration", 514, 0},
+    {"Qwen3NextForCausalLM", 514, 0},
+    {"MiniCPMV4_6ForConditionalGeneration", 514, 0},
+    {"BailingMoeV2_5ForCausalLM", 514, 0},
+    {"FalconH1ForCausalLM", 514, 0},
+    {"GraniteMoeHybridForCausalLM", 514, 0},
+    {"NemotronHForCausalLM", 514, 0},
+    {"KimiLinearForCausalLM", 516, 0},
+    {"KimiK3ForConditionalGeneration", 517, 0},
+    {"Qwen3_5ForCausalLM", 519, 0},
+    {"Qwen3_5MoeForCausalLM", 519, 0},
+    {"BailingMoeV3ForCausalLM", 519, 0},
 };
 
-/* The first release of `table` (n rows) that holds the model's class; 0: none does. */
-static uint32_t class_from(const struct class_from *table, size_t n, const struct gs_arch *arch)
-{
-    for (size_t i = 0; i < n; i++) {
-        const char *const one[] = {table[i].cls, NULL};
-        if (gs_arch_class_in(arch, one))
-            return table[i].from;
-    }
-    return 0;
-}
-
-#define CLASS_FROM(table, arch) class_from((table), sizeof(table) / sizeof((table)[0]), (arch))
-
-/* A class in a release's list from `from` until `until` (0: still listed in the last tag read). */
-struct class_span {
-    const char *cls;
-    uint32_t from, until;
-};
-
+/* Whether release `version` lists the model's class in `table` (n rows). */
 static bool class_listed(const struct class_span *table, size_t n, const struct gs_arch *arch,
                          uint32_t version)
 {
@@ -1146,7 +1131,7 @@ static const char *piecewise_off(const struct gs_sglang_release *rel,
     if (c->pipeline > 1)
         return "SGLang turns the piecewise prefill CUDA graphs off under pipeline parallelism, "
                "so the reserve holds none";
-    if (multimodal && !(v >= 514 && CLASS_LISTED(multimodal_piecewise_classes, c->arch, v)))
+    if (multimodal && !CLASS_LISTED(multimodal_piecewise_classes, c->arch, v))
         return "SGLang turns the piecewise prefill CUDA graphs off for a multimodal model "
                "outside multimodal_piecewise_cuda_graph_supported_model_archs, so the reserve "
                "holds none";
@@ -1239,8 +1224,7 @@ static bool radix_by_class(const struct gs_inference_input *in, const struct gs_
      * --disaggregation-decode-enable-radix-cache) */
     if (in->engine.disaggregation == GS_SGLANG_ROLE_DECODE)
         return false;
-    const uint32_t from = CLASS_FROM(radix_classes, in->arch);
-    return from && release_version(in, rel) >= from;
+    return CLASS_LISTED(radix_classes, in->arch, release_version(in, rel));
 }
 
 /* ... and as the release leaves it under speculative decoding (a refusal where it raises:
@@ -1276,8 +1260,8 @@ static uint64_t state_slots_per_request(const struct gs_inference_input *in,
         return 1;
     if (rel->state_rule == GS_SGLANG_STATES_RADIX_RESERVE)
         return 5;
-    const uint32_t from = CLASS_FROM(extra_buffer_classes, in->arch);
-    if (rel->state_extra_buffer && from && release_version(in, rel) >= from)
+    if (rel->state_extra_buffer &&
+        CLASS_LISTED(extra_buffer_classes, in->arch, release_version(in, rel)))
         return 5;
     return 3;
 }
