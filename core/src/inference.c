@@ -482,6 +482,38 @@ static uint64_t solve_context(const struct gs_inference_result *r, const struct 
     return lo;
 }
 
+/* Capacity where the engine keeps the window layers in a pool of their own (ops->window_pool
+ * set out->max_tokens, the full pool, and window_pool_tokens): a sequence of c tokens takes
+ * c tokens of the full pool, in whole pages, and min(that, window_seq_tokens) of the window
+ * pool; the sequences at once and the longest context are what both pools hold. Returns whether
+ * one sequence of the context fits. */
+static bool window_capacity(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const uint64_t page = out->block_size ? out->block_size : 1;
+    const uint64_t full = out->max_tokens, window = out->window_pool_tokens;
+    const uint64_t cap = out->window_seq_tokens;
+    const uint64_t context = in->context_length;
+    const uint64_t each_tokens =
+        in->sequence_tokens && in->sequence_tokens < context ? in->sequence_tokens : context;
+    const uint64_t each = ceil_div(each_tokens, page) * page;
+    const uint64_t each_window = each < cap ? each : cap;
+    out->max_concurrency = 0;
+    if (each != 0) {
+        const uint64_t by_full = full / each, by_window = window / each_window;
+        out->max_concurrency = by_full < by_window ? by_full : by_window;
+    }
+    const uint64_t batch = in->batch_size ? in->batch_size : 1;
+    /* the full pool bounds the context; the window pool too where batch sequences of the
+     * window's cap do not fit it */
+    uint64_t per = full / batch;
+    if (batch > window / (cap ? cap : 1) && window / batch < per)
+        per = window / batch;
+    per = per / page * page;
+    out->max_context = per < CONTEXT_SEARCH_MAX ? per : CONTEXT_SEARCH_MAX;
+    const uint64_t seq = ceil_div(context, page) * page;
+    return seq <= full && (seq < cap ? seq : cap) <= window;
+}
+
 const char gs_binding_no_cache[] =
     "weights, activation peak and runtime memory leave nothing for the KV cache";
 
@@ -632,6 +664,9 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->kv.state_bytes_per_sequence = state;
         one_fits = tokens <= attention && out->state_seqs > 0;
         pool_binding = out->state_binding;
+    } else if (block_bytes && ops->window_pool != NULL && out->kv.window_count &&
+               ops->window_pool(in, out, available)) {
+        one_fits = window_capacity(in, out);
     } else if (block_bytes) {
         out->blocks = available / block_bytes; /* get_num_blocks */
         out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);

@@ -186,7 +186,8 @@ static const struct gs_sglang_release releases[] = {
      .state_fallback_512 = true,
      .spec_wide_default = true,
      .spec_running_cap = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_UNIFORM},
     {.from = 508,
      .name = "0.5.8",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -201,7 +202,8 @@ static const struct gs_sglang_release releases[] = {
      .state_fallback_512 = true,
      .spec_radix = GS_SGLANG_SPEC_RADIX_OFF_NEMOTRON,
      .spec_running_cap = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_UNIFORM},
     {.from = 509,
      .name = "0.5.9",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -215,7 +217,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_radix = GS_SGLANG_SPEC_RADIX_OFF,
      .spec_running_cap = true,
      .state_dtype_config = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_PROFILED},
     {.from = 510,
      .name = "0.5.10",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -237,7 +240,8 @@ static const struct gs_sglang_release releases[] = {
      .state_stage_pool = true,
      .state_dtype_config = true,
      .draft_reserve_4g = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_PROFILED},
     {.from = 511,
      .name = "0.5.11",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -253,7 +257,8 @@ static const struct gs_sglang_release releases[] = {
      .state_stage_pool = true,
      .state_dtype_config = true,
      .draft_reserve_4g = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT},
     {.from = 513,
      .name = "0.5.13",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -272,7 +277,8 @@ static const struct gs_sglang_release releases[] = {
      .state_stage_pool = true,
      .state_dtype_config = true,
      .draft_reserve_4g = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT},
     {.from = 514,
      .name = "0.5.14",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -298,7 +304,9 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .state_stage_pool = true,
      .state_dtype_config = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .swa_interval_128 = true},
     {.from = 515,
      .name = "0.5.15",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -328,7 +336,9 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .deepep_reserve = true,
      .breakable_off_a2a = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .swa_interval_128 = true},
     {.from = 516,
      .name = "0.5.16",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -353,7 +363,9 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .deepep_reserve = true,
      .breakable_off_a2a = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .swa_interval_128 = true},
     {.from = 517,
      .name = "0.5.17",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -384,7 +396,9 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .deepep_reserve = true,
      .deepep_breakable = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .swa_interval_128 = true},
     {.from = 518,
      .name = "0.5.18",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -408,7 +422,9 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .deepep_reserve = true,
      .deepep_breakable = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .swa_interval_128 = true},
     {.from = 520,
      .name = "0.5.20",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -433,7 +449,9 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .deepep_reserve = true,
      .deepep_breakable = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .swa_interval_128 = true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -1061,6 +1079,100 @@ static bool class_listed(const struct class_span *table, size_t n, const struct 
 #define CLASS_LISTED(table, arch, version)                                                         \
     class_listed((table), sizeof(table) / sizeof((table)[0]), (arch), (version))
 
+/* The classes whose KV cache SGLang splits into a full layers' pool and a sliding-window
+ * layers' pool (SWAKVPool) unless --disable-hybrid-swa-memory, each from the first release that
+ * does: configs/model_config.py is_hybrid_model at the v0.5.7 tag (MiMo-V2-Flash, returning 1;
+ * Llama 4 only with --hybrid-kvcache-ratio, not modelled) and is_hybrid_swa_model from v0.5.8
+ * (Llama 4 and gpt-oss; gpt-oss's branch in server_args.py set disable_hybrid_swa_memory
+ * through v0.5.7), Step-3.5 from v0.5.9, the MIMO_V2_MODEL_ARCHS pair from v0.5.11, Laguna
+ * (with a sliding_window) from v0.5.12, Step-3.7 from v0.5.13, Mellum from v0.5.16, Muse
+ * Glimmer from v0.5.18. Left out, and sized with one pool: Gemma 4 (listed from v0.5.11, but
+ * the configurator prices its full layers at the config's head_dim x num_key_value_heads, the
+ * sliding layers' shape, where its global layers have global_head_dim and
+ * num_global_key_value_heads: what the pool then holds was not established), DeepSeek-V4 (its
+ * own DSV4PoolConfigurator), Inkling (recurrent layers beside the window, its own 0.1 ratio).
+ * Gemma 2/3/3n and OLMo-3 have sliding layers but are not listed (their branches disabled
+ * hybrid SWA memory "as it is not yet supported"). */
+static const struct class_span hybrid_swa_classes[] = {
+    {"MiMoV2FlashForCausalLM", 507, 0},
+    {"Llama4ForConditionalGeneration", 508, 0},
+    {"GptOssForCausalLM", 508, 0},
+    {"Step3p5ForCausalLM", 509, 0},
+    {"MiMoV2ForCausalLM", 511, 0},
+    {"LagunaForCausalLM", 512, 0},
+    {"Step3p7ForConditionalGeneration", 513, 0},
+    {"MellumForCausalLM", 516, 0},
+    {"MuseGlimmerForCausalLM", 518, 0},
+    {"MuseGlimmerForConditionalGeneration", 518, 0},
+};
+
+/* SGLANG_SWA_EVICTION_INTERVAL's default (environ.py, v0.5.12 on) */
+#define SWA_EVICTION_INTERVAL 128
+
+/* A hybrid sliding-window model's two pools (gs_engine_ops.window_pool), by the release's
+ * rule (enum gs_sglang_swa_pool): F nf and S ns are the full and window layers' bytes a token
+ * on this tensor rank, of the whole model whatever the pipeline stage (the configurator counts
+ * model_config's full_attention_layer_ids and swa_attention_layer_ids), r the ratio, each pool
+ * in whole pages. A running request holds at most the window, the tokens that slide out before
+ * its next eviction and a page of the window pool. */
+static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
+                               uint64_t available)
+{
+    const struct gs_sglang_release *rel = out->sglang_release;
+    const struct gs_kv_layout *stage = &out->kv;
+    if (rel == NULL || rel->swa_pool == GS_SGLANG_SWA_POOL_NONE || stage->full_layers == 0 ||
+        stage->window_layers == 0 || stage->recurrent_layers || stage->cross_token_bytes ||
+        stage->indexer_token_bytes ||
+        !CLASS_LISTED(hybrid_swa_classes, in->arch, release_version(in, rel)))
+        return false;
+    struct gs_kv_layout whole = *stage;
+    if (in->pipeline > 1 && gs_kv_layout_for(in->arch, in->kv_dtype, in->model_bytes,
+                                             in->tensor ? in->tensor : 1, 1, &whole, NULL) != GS_OK)
+        return false;
+    uint64_t window_bytes = 0; /* S ns */
+    for (size_t i = 0; i < whole.window_count; i++)
+        window_bytes += whole.windows[i].token_bytes;
+    const uint64_t full_bytes = whole.full_token_bytes; /* F nf */
+    const uint64_t nf = whole.full_layers, ns = whole.window_layers;
+    const uint64_t r = in->engine.swa_full_tokens_ratio_permille
+                           ? in->engine.swa_full_tokens_ratio_permille
+                           : 800; /* server_args.py swa_full_tokens_ratio: float = 0.8 */
+    const uint64_t page = out->block_size ? out->block_size : 1;
+    bool ovf = false;
+    uint64_t full = 0;
+    if (rel->swa_pool == GS_SGLANG_SWA_POOL_UNIFORM) {
+        /* profile_max_num_token's cell: every effective layer at a full layer's bytes; then
+         * total_tokens = that x num_hidden_layers, full = int(total / (r ns + nf)) */
+        const uint64_t cell =
+            gs_mul(full_bytes / nf, stage->full_layers + stage->window_layers, &ovf);
+        const uint64_t tokens = cell ? available / cell / page * page : 0;
+        full = gs_mul(gs_mul(tokens, in->arch->num_hidden_layers, &ovf), 1000, &ovf) /
+               (r * ns + 1000 * nf);
+    } else {
+        const uint64_t split = gs_add(gs_mul(full_bytes, 1000, &ovf), gs_mul(window_bytes, r, &ovf),
+                                      &ovf); /* (F nf + r S ns) x 1000 */
+        if (rel->swa_pool == GS_SGLANG_SWA_POOL_PROFILED) {
+            /* get_cell_size_per_token's F nf + S ns, then total_memory = tokens x that */
+            const uint64_t cell = full_bytes + window_bytes;
+            const uint64_t tokens = available / cell / page * page;
+            full = gs_mul(gs_mul(tokens, cell, &ovf), 1000, &ovf) / split;
+        } else {
+            full = gs_mul(available, 1000, &ovf) / split;
+        }
+    }
+    if (ovf)
+        return false;
+    full = full / page * page;
+    out->max_tokens = full;
+    out->reported_tokens = full; /* max_total_num_tokens is the full pool's */
+    out->blocks = full / page;
+    out->window_pool_tokens = full * r / 1000 / page * page;
+    out->window_ratio_permille = r;
+    const uint64_t interval = rel->swa_interval_128 ? SWA_EVICTION_INTERVAL : stage->sliding_window;
+    out->window_seq_tokens = stage->sliding_window + interval + page;
+    return true;
+}
+
 /* configs/model_config.py piecewise_cuda_graph_disabled_model_archs, read at v0.5.10-v0.5.18
  * (LLaDA, a diffusion model gpusizer does not read, left out): DeepSeek-V3.2 and GLM-5 through
  * 0.5.12, DeepSeek-V4 from its first release, 0.5.12 (its DSpark variant from 0.5.16) */
@@ -1611,6 +1723,32 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
     sglang_reserve_notes(c, r, n);
+    if (r->window_pool_tokens && n->assume_value) {
+        static const char *const rules[] = {
+            [GS_SGLANG_SWA_POOL_UNIFORM] =
+                "SGLang's hybrid SWA memory: the budget's tokens at a full layer's bytes on every "
+                "layer, x the model's layers, shared as full = total / (r x window layers + full "
+                "layers) and window = full x r (model_runner_kv_cache_mixin.py "
+                "set_num_tokens_hybrid_swa, v0.5.7-v0.5.8 tags)",
+            [GS_SGLANG_SWA_POOL_PROFILED] =
+                "SGLang's hybrid SWA memory: the budget's tokens of F nf + S ns bytes (F, S a full "
+                "and a window layer's bytes a token, nf, ns their layers), then full = tokens x "
+                "(F nf + S ns) / (F nf + r S ns) and window = full x r "
+                "(model_runner_kv_cache_mixin.py set_num_tokens_hybrid_swa, v0.5.9-v0.5.10 tags)",
+            [GS_SGLANG_SWA_POOL_SPLIT] =
+                "SGLang's hybrid SWA memory: full = budget / (F nf + r S ns) tokens (F, S a full "
+                "and a window layer's bytes a token, nf, ns their layers, r "
+                "--swa-full-tokens-ratio) and window = full x r, each in whole pages "
+                "(pool_configurator.py HybridSWAPoolConfigurator, v0.5.11 on); max_tokens is the "
+                "full pool's, as max_total_num_tokens; a request holds its context in the full "
+                "pool and at most window + eviction interval + a page in this one",
+        };
+        n->assume_value(
+            n->ctx, "window_pool_tokens", r->window_pool_tokens, rules[r->sglang_release->swa_pool],
+            "SGLang configs/model_config.py is_hybrid_swa_model; server_args.py "
+            "swa_full_tokens_ratio (0.8 unless given: inference.swa_full_tokens_ratio); "
+            "managers/schedule_batch.py maybe_evict_swa");
+    }
     if (r->state_pool_bytes && n->assume_value) {
         const struct state_rule_text *t = state_rule_text(r->sglang_release->state_rule);
         n->assume_value(n->ctx, "state_slots", r->state_slots, t->detail, t->source);
@@ -1878,6 +2016,7 @@ const struct gs_engine_ops gs_engine_sglang = {
     .layout_detail = sglang_layout_detail,
     .pages = sglang_pages,
     .state_pool = sglang_state_pool,
+    .window_pool = sglang_window_pool,
     /* server_args.py and its memory hooks read through main of September 2026, whose defaults
      * give 0.5.20's figures (docs/engines.md); 0.5.21 and later were not read */
     .first_unread = 521,

@@ -44,6 +44,7 @@ static const char *const inference_keys[] = {"batch_size",
                                              "mamba_ssm_dtype",
                                              "cuda_graph_max_bs",
                                              "disaggregation_mode",
+                                             "swa_full_tokens_ratio",
                                              NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           "stage_gpus", "stage_layers", NULL};
@@ -330,6 +331,15 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
         double r = 0;
         if (jsonv_number(v, "/inference/mamba_full_memory_ratio", 0, 100, &r, err))
             e->mamba_full_memory_ratio_permille = r < 0.001 ? 1 : (uint64_t)llround(r * 1000);
+        else
+            *ok = false;
+    }
+    /* SGLang's --swa-full-tokens-ratio: server_args.py refuses it outside (0, 1] */
+    v = json_object_get(section, "swa_full_tokens_ratio");
+    if (v != NULL) {
+        double r = 0;
+        if (jsonv_number(v, "/inference/swa_full_tokens_ratio", 0, 1, &r, err))
+            e->swa_full_tokens_ratio_permille = r < 0.001 ? 1 : (uint64_t)llround(r * 1000);
         else
             *ok = false;
     }

@@ -601,6 +601,95 @@ static void test_sglang_rule(void **state)
     assert_int_equal(r.budget.fraction_permille, 500);
 }
 
+/* SGLang's hybrid SWA memory (docs/engines.md, "Sliding-window models: two pools"): a listed
+ * class's cache in a full layers' pool and a window layers' pool of r x its tokens. gpt-oss-20b:
+ * 12 full and 12 sliding layers (window 128), each 8 KV heads x 64 x (K + V) x 2 B = 2,048 B a
+ * token, so F nf = S ns = 24,576 B; the budget A is the pool rule's (test_sglang_rule), page 1. */
+static void test_sglang_hybrid_swa_pools(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("gpt_oss/openai__gpt-oss-20b.json");
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(&a);
+    in.engine.engine = GS_ENGINE_SGLANG;
+    in.engine.has_non_torch_bytes = true;
+    in.engine.non_torch_bytes = 1000000000;
+    struct gs_inference_result r;
+    /* 0.5.11 on (HybridSWAPoolConfigurator): full = A / (F nf + 0.8 S ns) = A / 44,236.8 */
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    uint64_t A = (uint64_t)r.budget.kv_bytes;
+    uint64_t full = A * 1000 / 44236800;
+    assert_int_equal(r.max_tokens, full);
+    assert_int_equal(r.reported_tokens, full);
+    assert_int_equal(r.window_pool_tokens, full * 800 / 1000);
+    assert_int_equal(r.window_ratio_permille, 800);
+    /* a request holds the window, 128 tokens before its next eviction and a page */
+    assert_int_equal(r.window_seq_tokens, 128 + 128 + 1);
+    /* 8,192-token sequences: the full pool binds */
+    assert_int_equal(r.max_concurrency, full / 8192);
+    assert_int_equal(r.max_context, full < a.max_model_len ? full : a.max_model_len);
+    assert_true(r.holds_batch);
+    /* 200-token sequences take 200 tokens of each pool: the window pool (0.8 x) binds */
+    in.context_length = 200;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.max_concurrency, full * 800 / 1000 / 200);
+    /* more sequences of the window's 257 tokens than the window pool holds: it bounds the
+     * context at what each may keep of it */
+    in.context_length = 8192;
+    in.batch_size = full * 800 / 1000 / 257 + 1;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.max_context, full * 800 / 1000 / in.batch_size);
+    in.batch_size = 1;
+    /* --swa-full-tokens-ratio 0.5: A / (24,576 + 12,288) */
+    in.engine.swa_full_tokens_ratio_permille = 500;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.max_tokens, A / 36864);
+    assert_int_equal(r.window_pool_tokens, A / 36864 / 2);
+    in.engine.swa_full_tokens_ratio_permille = 0;
+    /* 0.5.9-0.5.10: the tokens of F nf + S ns = 49,152 B, then x 49,152 / 44,236.8 */
+    in.engine.version = 509;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    A = (uint64_t)r.budget.kv_bytes;
+    assert_int_equal(r.max_tokens, A / 49152 * 49152 * 1000 / 44236800);
+    /* 0.5.8: a uniform cell of 24 layers x 2,048 B, x 24 layers / (0.8 x 12 + 12) */
+    in.engine.version = 508;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    A = (uint64_t)r.budget.kv_bytes;
+    assert_int_equal(r.max_tokens, A / 49152 * 24 * 1000 / 21600);
+    /* 0.5.7: gpt-oss set disable_hybrid_swa_memory - one pool, every layer every token */
+    in.engine.version = 507;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.window_pool_tokens, 0);
+    assert_int_equal(r.max_tokens, (uint64_t)r.budget.kv_bytes / 49152);
+    in.engine.version = 0;
+    /* pipeline parallelism: the configurator counts the whole model's layers on each stage */
+    in.pipeline = 2;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    A = (uint64_t)r.budget.kv_bytes;
+    assert_int_equal(r.max_tokens, A * 1000 / 44236800);
+    in.pipeline = 1;
+    /* Laguna-XS.2 (40 layers, 10 full, window 512; 8 x 128 x 2 x 2 = 4,096 B a layer):
+     * listed from 0.5.12; 0.5.13 evicts every window's worth, 0.5.14 every 128 tokens */
+    const struct gs_arch laguna = fixture_arch_file("laguna/poolside__Laguna-XS.2-FP8.json");
+    in.arch = &laguna;
+    in.engine.version = 511;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.window_pool_tokens, 0);
+    in.engine.version = 513;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    A = (uint64_t)r.budget.kv_bytes;
+    assert_int_equal(r.max_tokens, A * 1000 / (40960ULL * 1000 + 122880ULL * 800));
+    assert_int_equal(r.window_seq_tokens, 512 + 512 + 1);
+    in.engine.version = 514;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.window_seq_tokens, 512 + 128 + 1);
+    /* Gemma 4 is listed, but not sized with two pools (docs/engines.md) */
+    const struct gs_arch gemma4 = fixture_arch_file("gemma4/google__gemma-4-26B-A4B.json");
+    in.arch = &gemma4;
+    in.engine.version = 0;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.window_pool_tokens, 0);
+}
+
 /* SGLang's baseline (model_runner.init_torch_distributed): the CUDA
  * context and the process groups' buffers are gone before it is taken; no
  * profile growth (SGLang does not profile). */
@@ -981,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_sglang_fraction_0_5_3),
         cmocka_unit_test(test_sglang_vlm_fraction),
         cmocka_unit_test(test_sglang_rule),
+        cmocka_unit_test(test_sglang_hybrid_swa_pools),
         cmocka_unit_test(test_sglang_preload),
         cmocka_unit_test(test_tgi_rule),
         cmocka_unit_test(test_tgi_warmup_before_3),

@@ -2016,7 +2016,30 @@ static void test_sglang_server_arguments(void **state)
     expect_error("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":{\"engine\":"
                  "\"sglang\",\"context_length\":8192,\"cuda_graph_max_bs\":0}}",
                  400, "/inference/cuda_graph_max_bs", NULL);
+    /* --swa-full-tokens-ratio: (0, 1] as server_args.py checks it; gpt-oss-20b's window pool
+     * is that share of its full pool's tokens (test_sglang_hybrid_swa_pools) */
+    static const char *const bad_ratios[] = {"0", "-0.5", "1.5", "\"0.8\""};
+    for (size_t i = 0; i < sizeof(bad_ratios) / sizeof(bad_ratios[0]); i++) {
+        snprintf(text, sizeof(text),
+                 "{\"model\":\"gpt-oss-20b\",\"gpu\":\"h100\",\"inference\":{\"engine\":"
+                 "\"sglang\",\"context_length\":8192,\"swa_full_tokens_ratio\":%s}}",
+                 bad_ratios[i]);
+        expect_error(text, 400, "/inference/swa_full_tokens_ratio", NULL);
+    }
     struct problem p;
+    for (int half = 0; half < 2; half++) {
+        snprintf(text, sizeof(text),
+                 "{\"model\":\"gpt-oss-20b\",\"gpu\":\"h100\",\"inference\":{\"engine\":"
+                 "\"sglang\",\"context_length\":8192%s}}",
+                 half ? ",\"swa_full_tokens_ratio\":0.5" : "");
+        json_t *r = estimate(text, &p);
+        assert_non_null(r);
+        const json_int_t full = get_int(r, "kv_cache.max_tokens");
+        assert_int_equal(get_int(r, "kv_cache.reported_tokens"), full);
+        assert_int_equal(assumption_value(r, "window_pool_tokens"),
+                         half ? full / 2 : full * 8 / 10);
+        json_decref(r);
+    }
     json_t *plain = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":"
                              "{\"context_length\":8192}}",
                              &p);

@@ -114,6 +114,13 @@ struct gs_engine_ops {
      * *attention; false where it keeps none here. */
     bool (*state_pool)(const struct gs_inference_input *in, struct gs_inference_result *out,
                        uint64_t available, uint64_t *attention);
+    /* Optional: where the engine keeps the sliding-window layers' cache in a pool of its own
+     * beside the full layers', both carved from `available` bytes by its own rule (SGLang's
+     * hybrid SWA memory): out->blocks, max_tokens and reported_tokens for the full layers'
+     * pool, window_pool_tokens, window_seq_tokens and window_ratio_permille; false where it
+     * keeps one pool here. */
+    bool (*window_pool)(const struct gs_inference_input *in, struct gs_inference_result *out,
+                        uint64_t available);
     /* Optional: the release and profile behind an answer. */
     void (*notes)(const struct gs_engine_config *c, const struct gs_inference_result *r,
                   uint64_t expert, const struct gs_engine_notes *n);

@@ -190,6 +190,9 @@ struct gs_engine_config {
     uint64_t mamba_full_memory_ratio_permille; /* SGLang --mamba-full-memory-ratio x 1000, the
                                                   states' share against the attention cache's
                                                   (0: 900) */
+    uint64_t swa_full_tokens_ratio_permille;   /* SGLang --swa-full-tokens-ratio x 1000: a hybrid
+                                                  sliding-window model's window-pool tokens per
+                                                  full-pool token (0: 800) */
     uint8_t mamba_ssm_bytes;                   /* the recurrent states' element size the request
                                                   names (SGLang --mamba-ssm-dtype, vLLM
                                                   --mamba-ssm-cache-dtype, TensorRT-LLM
@@ -383,6 +386,13 @@ struct gs_inference_result {
     struct gs_budget budget;      /* activation, non-torch and graph terms always set */
     struct gs_kv_pages pages;
     uint64_t blocks, max_tokens;
+    uint64_t window_pool_tokens;    /* where the engine keeps the sliding-window layers' cache in a
+                                       pool of its own beside the full layers' (gs_engine_ops.
+                                       window_pool, SGLang's hybrid SWA memory): its tokens, a
+                                       token being one of every window layer (max_tokens is then
+                                       the full layers' pool); 0: one pool */
+    uint64_t window_seq_tokens;     /* ... and the most of them one running sequence holds */
+    uint64_t window_ratio_permille; /* ... and the ratio of its tokens to the full pool's, x 1000 */
     uint64_t state_slots;         /* where the engine keeps recurrent states in a pool of their own
                                      (gs_engine_ops.state_pool, SGLang's Mamba pool): its slots */
     uint64_t state_pool_bytes;    /* ... and its bytes as the engine allocates them, taken from

@@ -156,6 +156,22 @@ enum gs_sglang_spec_radix {
                                           no_buffer strategy */
 };
 
+/* How a release splits the KV budget of a hybrid sliding-window model (its class listed in
+ * configs/model_config.py is_hybrid_swa_model / is_hybrid_model) between the full layers' pool
+ * and the sliding-window layers' (SWAKVPool), --swa-full-tokens-ratio r being the window pool's
+ * tokens per full-pool token; F and S one full / window layer's bytes a token, nf and ns the
+ * model's full and window layers. */
+enum gs_sglang_swa_pool {
+    GS_SGLANG_SWA_POOL_NONE,     /* one pool, every layer holding every token (before 0.5.7) */
+    GS_SGLANG_SWA_POOL_UNIFORM,  /* 0.5.7-0.5.8 set_num_tokens_hybrid_swa: the tokens of a
+                                    uniform cell (F a layer) x the model's layers, then
+                                    full = that / (r ns + nf) */
+    GS_SGLANG_SWA_POOL_PROFILED, /* 0.5.9-0.5.10: the tokens of the cell F nf + S ns, then
+                                    full = tokens (F nf + S ns) / (F nf + r S ns) */
+    GS_SGLANG_SWA_POOL_SPLIT,    /* 0.5.11 on, pool_configurator.py HybridSWAPoolConfigurator:
+                                    full = budget / (F nf + r S ns) */
+};
+
 struct gs_sglang_release {
     uint32_t from;         /* first release, major * 10000 + minor * 100 + patch */
     const char *name;      /* "0.5.3" */
@@ -236,6 +252,12 @@ struct gs_sglang_release {
                                names no --max-running-requests (PR #4908, first in the v0.4.5
                                tag, for EAGLE, EAGLE-3 and NEXTN; NGRAM and STANDALONE set it
                                from their first releases) */
+    enum gs_sglang_swa_pool swa_pool; /* a hybrid sliding-window model's two pools */
+    bool swa_interval_128; /* a decoding request frees the window pool's tokens that slid out
+                              every SGLANG_SWA_EVICTION_INTERVAL (128) steps (0.5.14 on:
+                              ScheduleBatch.maybe_evict_swa); before, every window's worth
+                              (eviction_interval = sliding_window_size x
+                              SGLANG_SWA_EVICTION_INTERVAL_MULTIPLIER, 1.0) */
 };
 
 /* What the default fraction depends on beyond the release. The server arguments it reads
