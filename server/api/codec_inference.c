@@ -335,14 +335,7 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
             *ok = false;
     }
     /* SGLang's --swa-full-tokens-ratio: server_args.py refuses it outside (0, 1] */
-    v = json_object_get(section, "swa_full_tokens_ratio");
-    if (v != NULL) {
-        double r = 0;
-        if (jsonv_number(v, "/inference/swa_full_tokens_ratio", 0, 1, &r, err))
-            e->swa_full_tokens_ratio_permille = r < 0.001 ? 1 : (uint64_t)llround(r * 1000);
-        else
-            *ok = false;
-    }
+    read_fraction(section, "swa_full_tokens_ratio", &e->swa_full_tokens_ratio_permille, ok, err);
     /* SGLang's --cuda-graph-max-bs and --disaggregation-mode (its own names; "null" is its
      * default, no disaggregation) */
     read_uint(section, "cuda_graph_max_bs", 1, (uint64_t)1 << 20, &e->cuda_graph_max_bs, ok, err);

@@ -566,6 +566,16 @@ static void test_sglang_vlm_fraction(void **state)
     assert_int_equal(r.budget.fraction_permille, 900);
 }
 
+/* `a` on the H100 of fixture_llama3_8b_on_h100, served by SGLang with 1 GB outside torch. */
+static struct gs_inference_input sglang_on_h100(const struct gs_arch *a)
+{
+    struct gs_inference_input in = fixture_llama3_8b_on_h100(a);
+    in.engine.engine = GS_ENGINE_SGLANG;
+    in.engine.has_non_torch_bytes = true;
+    in.engine.non_torch_bytes = 1000000000;
+    return in;
+}
+
 /* SGLang's pool (model_runner.profile_max_num_token): the memory free after
  * loading, minus baseline x (1 - fraction), the baseline being the memory
  * free before loading (total - non-torch): fraction x (total - non-torch) -
@@ -574,10 +584,7 @@ static void test_sglang_rule(void **state)
 {
     (void)state;
     struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
-    struct gs_inference_input in = fixture_llama3_8b_on_h100(&a);
-    in.engine.engine = GS_ENGINE_SGLANG;
-    in.engine.has_non_torch_bytes = true;
-    in.engine.non_torch_bytes = 1000000000;
+    struct gs_inference_input in = sglang_on_h100(&a);
     struct gs_inference_result r;
     /* the default release (0.5.20): 0.829 on this H100 (test_sglang_fraction_prefill_graphs) */
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
@@ -609,10 +616,7 @@ static void test_sglang_hybrid_swa_pools(void **state)
 {
     (void)state;
     const struct gs_arch a = fixture_arch_file("gpt_oss/openai__gpt-oss-20b.json");
-    struct gs_inference_input in = fixture_llama3_8b_on_h100(&a);
-    in.engine.engine = GS_ENGINE_SGLANG;
-    in.engine.has_non_torch_bytes = true;
-    in.engine.non_torch_bytes = 1000000000;
+    struct gs_inference_input in = sglang_on_h100(&a);
     struct gs_inference_result r;
     /* 0.5.11 on (HybridSWAPoolConfigurator): full = A / (F nf + 0.8 S ns) = A / 44,236.8 */
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
