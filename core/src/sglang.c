@@ -306,7 +306,8 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
-     .swa_interval_128 = true},
+     .swa_interval_128 = true,
+     .swa_chunk_cap = true},
     {.from = 515,
      .name = "0.5.15",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -338,7 +339,8 @@ static const struct gs_sglang_release releases[] = {
      .breakable_off_a2a = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
-     .swa_interval_128 = true},
+     .swa_interval_128 = true,
+     .swa_chunk_cap = true},
     {.from = 516,
      .name = "0.5.16",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -365,7 +367,8 @@ static const struct gs_sglang_release releases[] = {
      .breakable_off_a2a = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
-     .swa_interval_128 = true},
+     .swa_interval_128 = true,
+     .swa_chunk_cap = true},
     {.from = 517,
      .name = "0.5.17",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -398,7 +401,8 @@ static const struct gs_sglang_release releases[] = {
      .deepep_breakable = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
-     .swa_interval_128 = true},
+     .swa_interval_128 = true,
+     .swa_chunk_cap = true},
     {.from = 518,
      .name = "0.5.18",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -424,7 +428,8 @@ static const struct gs_sglang_release releases[] = {
      .deepep_breakable = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
-     .swa_interval_128 = true},
+     .swa_interval_128 = true,
+     .swa_chunk_cap = true},
     {.from = 520,
      .name = "0.5.20",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -451,7 +456,8 @@ static const struct gs_sglang_release releases[] = {
      .deepep_breakable = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
-     .swa_interval_128 = true},
+     .swa_interval_128 = true,
+     .swa_chunk_cap = true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -596,6 +602,28 @@ uint64_t gs_sglang_prefill_capture_sizes_deepep(void)
  * when chunked prefill is off */
 #define MAX_PREFILL_TOKENS 16384
 
+/* The GPU class's --chunked-prefill-size and --cuda-graph-max-bs from 0.5.3, each where the
+ * request leaves it ("if self.chunked_prefill_size is None", "if self.cuda_graph_max_bs is
+ * None"), `mib` the GPU's capacity, `tp` the tensor-parallel size (x DP attention's ranks). */
+static void class_defaults(const struct gs_sglang_release *release, uint64_t mib, uint64_t tp,
+                           int64_t *chunked, uint64_t *max_bs)
+{
+    if (mib < 20 * 1024) {
+        *chunked = 2048, *max_bs = 8; /* T4, 4080 */
+    } else if (mib < 35 * 1024 && release->small_tier_4096) {
+        *chunked = 4096, *max_bs = tp < 4 ? 48 : 160; /* A10, 4090, 5090 from 0.5.20 */
+    } else if (mib < 35 * 1024) {
+        *chunked = 2048,
+        *max_bs = tp < 4 ? (release->small_tier_bs16 ? 16 : 24) : 80; /* A10, 4090 */
+    } else if (mib < 60 * 1024) {
+        *chunked = 4096, *max_bs = tp < 4 ? 32 : 160; /* A100 40GB, L40 */
+    } else if (mib < 160 * 1024) {
+        *chunked = 8192, *max_bs = tp < 4 ? 256 : 512; /* H100, A100 80GB, H20, H200 */
+    } else {
+        *chunked = 16384, *max_bs = 512; /* B200, MI300 */
+    }
+}
+
 static uint64_t by_reserve(const struct gs_sglang_release *release,
                            const struct gs_sglang_fraction_input *in, uint64_t mib, uint64_t tp,
                            uint64_t pp, uint64_t dp, struct gs_sglang_reserve *r)
@@ -603,21 +631,7 @@ static uint64_t by_reserve(const struct gs_sglang_release *release,
     const enum gs_spec_method spec = in->spec;
     int64_t chunked;
     uint64_t max_bs;
-    /* the GPU class's defaults, each where the request leaves it ("if
-     * self.chunked_prefill_size is None", "if self.cuda_graph_max_bs is None") */
-    if (mib < 20 * 1024) {
-        chunked = 2048, max_bs = 8; /* T4, 4080 */
-    } else if (mib < 35 * 1024 && release->small_tier_4096) {
-        chunked = 4096, max_bs = tp < 4 ? 48 : 160; /* A10, 4090, 5090 from 0.5.20 */
-    } else if (mib < 35 * 1024) {
-        chunked = 2048, max_bs = tp < 4 ? (release->small_tier_bs16 ? 16 : 24) : 80; /* A10, 4090 */
-    } else if (mib < 60 * 1024) {
-        chunked = 4096, max_bs = tp < 4 ? 32 : 160; /* A100 40GB, L40 */
-    } else if (mib < 160 * 1024) {
-        chunked = 8192, max_bs = tp < 4 ? 256 : 512; /* H100, A100 80GB, H20, H200 */
-    } else {
-        chunked = 16384, max_bs = 512; /* B200, MI300 */
-    }
+    class_defaults(release, mib, tp, &chunked, &max_bs);
     if (in->chunked_prefill_size)
         chunked = in->chunked_prefill_size;
     if (in->cuda_graph_max_bs)
@@ -1106,6 +1120,9 @@ static const struct class_span hybrid_swa_classes[] = {
     {"MuseGlimmerForConditionalGeneration", 518, 0},
 };
 
+static uint64_t speculative_draft_tokens(const struct gs_inference_input *in,
+                                         const struct gs_sglang_release *rel);
+
 /* SGLANG_SWA_EVICTION_INTERVAL's default (environ.py, v0.5.12 on) */
 #define SWA_EVICTION_INTERVAL 128
 
@@ -1168,8 +1185,55 @@ static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_in
     out->blocks = full / page;
     out->window_pool_tokens = full * r / 1000 / page * page;
     out->window_ratio_permille = r;
-    const uint64_t interval = rel->swa_interval_128 ? SWA_EVICTION_INTERVAL : stage->sliding_window;
-    out->window_seq_tokens = stage->sliding_window + interval + page;
+    const uint64_t window = stage->sliding_window;
+    if (!rel->swa_interval_128) {
+        out->window_seq_tokens = window + window + page;
+    } else {
+        /* SWAChunkCapPoolConfigurator's per_request: window + eviction_interval x draft
+         * tokens + page, and the decode step's allocation, a page, or under speculative
+         * decoding (overlap scheduler) 2 x get_alloc_len_per_decode, the D draft tokens (max(steps
+         * x topk, D) = D at topk 1, every listed class's default) */
+        const bool spec = in->engine.spec_method != GS_SPEC_NONE;
+        const uint64_t d = spec ? speculative_draft_tokens(in, rel) : 1;
+        out->window_seq_tokens = window + SWA_EVICTION_INTERVAL * d + page + (spec ? 2 * d : page);
+    }
+    const bool decode = in->engine.disaggregation == GS_SGLANG_ROLE_DECODE;
+    if (rel->swa_chunk_cap && in->engine.max_num_seqs &&
+        (decode || in->engine.prefix_caching == GS_CHUNKED_PREFILL_OFF)) {
+        /* SWAChunkCapPoolConfigurator (is_applicable: --max-running-requests given, the radix
+         * cache off - --disable-radix-cache, or a decode worker's chunk cache): the window pool
+         * sized from the requests, the rest of the budget to the full pool */
+        const uint64_t running = in->engine.max_num_seqs / attention_data(in);
+        uint64_t cap = gs_mul(out->window_seq_tokens, running, &ovf);
+        if (decode) {
+            /* + (window + page) x disaggregation_decode_extra_slots: 2 x the requests up to
+             * 32 (pd_disaggregation_hook.py, v0.5.14 on) */
+            cap = gs_add(cap, gs_mul(window + page, running <= 32 ? 2 * running : 0, &ovf), &ovf);
+        } else {
+            /* + chunks_in_flight (2, the overlap scheduler) x chunked_prefill_size + page */
+            int64_t chunk = 0;
+            uint64_t max_bs = 0;
+            class_defaults(rel, out->budget.total_bytes / GS_MIB,
+                           (in->tensor ? in->tensor : 1) * attention_data(in), &chunk, &max_bs);
+            if (in->engine.chunked_prefill == GS_CHUNKED_PREFILL_OFF)
+                chunk = -1;
+            else if (in->engine.max_num_batched_tokens)
+                chunk = (int64_t)in->engine.max_num_batched_tokens;
+            const int64_t add = 2 * chunk + (int64_t)page;
+            cap = add >= 0 ? gs_add(cap, (uint64_t)add, &ovf)
+                           : (cap > (uint64_t)-add ? cap + add : 0);
+        }
+        const uint64_t swa = (cap + page - 1) / page * page; /* ceil_align */
+        const uint64_t fixed = gs_mul(swa, window_bytes, &ovf);
+        if (ovf)
+            return false;
+        full = available > fixed ? (available - fixed) / full_bytes / page * page : 0;
+        out->max_tokens = full;
+        out->reported_tokens = full;
+        out->blocks = full / page;
+        out->window_pool_tokens = swa;
+        out->window_chunk_cap = true;
+    }
     return true;
 }
 
@@ -1741,10 +1805,20 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                 "--swa-full-tokens-ratio) and window = full x r, each in whole pages "
                 "(pool_configurator.py HybridSWAPoolConfigurator, v0.5.11 on); max_tokens is the "
                 "full pool's, as max_total_num_tokens; a request holds its context in the full "
-                "pool and at most window + eviction interval + a page in this one",
+                "pool and at most the window, the eviction interval and two pages in this one",
         };
         n->assume_value(
-            n->ctx, "window_pool_tokens", r->window_pool_tokens, rules[r->sglang_release->swa_pool],
+            n->ctx, "window_pool_tokens", r->window_pool_tokens,
+            r->window_chunk_cap
+                ? "SGLang's hybrid SWA memory with --max-running-requests given and "
+                  "the radix cache off (--disable-radix-cache, or a decode worker): "
+                  "the window pool holds R x (window + 128 x draft tokens + a page + "
+                  "the decode step's allocation) tokens, R the requests a worker "
+                  "runs, + 2 x chunked_prefill_size + a page (a decode worker: + "
+                  "(window + a page) x its extra slots, 2 R up to R = 32), and the "
+                  "full pool the rest of the budget "
+                  "(pool_configurator.py SWAChunkCapPoolConfigurator, v0.5.14 on)"
+                : rules[r->sglang_release->swa_pool],
             "SGLang configs/model_config.py is_hybrid_swa_model; server_args.py "
             "swa_full_tokens_ratio (0.8 unless given: inference.swa_full_tokens_ratio); "
             "managers/schedule_batch.py maybe_evict_swa");

@@ -626,8 +626,9 @@ static void test_sglang_hybrid_swa_pools(void **state)
     assert_int_equal(r.reported_tokens, full);
     assert_int_equal(r.window_pool_tokens, full * 800 / 1000);
     assert_int_equal(r.window_ratio_permille, 800);
-    /* a request holds the window, 128 tokens before its next eviction and a page */
-    assert_int_equal(r.window_seq_tokens, 128 + 128 + 1);
+    /* a request holds the window, 128 tokens before its next eviction, a page and its decode
+     * step's page (SWAChunkCapPoolConfigurator's per_request) */
+    assert_int_equal(r.window_seq_tokens, 128 + 128 + 1 + 1);
     /* 8,192-token sequences: the full pool binds */
     assert_int_equal(r.max_concurrency, full / 8192);
     assert_int_equal(r.max_context, full < a.max_model_len ? full : a.max_model_len);
@@ -636,10 +637,10 @@ static void test_sglang_hybrid_swa_pools(void **state)
     in.context_length = 200;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.max_concurrency, full * 800 / 1000 / 200);
-    /* more sequences of the window's 257 tokens than the window pool holds: it bounds the
+    /* more sequences of the window's 258 tokens than the window pool holds: it bounds the
      * context at what each may keep of it */
     in.context_length = 8192;
-    in.batch_size = full * 800 / 1000 / 257 + 1;
+    in.batch_size = full * 800 / 1000 / 258 + 1;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.max_context, full * 800 / 1000 / in.batch_size);
     in.batch_size = 1;
@@ -671,6 +672,42 @@ static void test_sglang_hybrid_swa_pools(void **state)
     A = (uint64_t)r.budget.kv_bytes;
     assert_int_equal(r.max_tokens, A * 1000 / 44236800);
     in.pipeline = 1;
+    /* 0.5.14 on, --max-running-requests 64 with --disable-radix-cache
+     * (SWAChunkCapPoolConfigurator): the window pool holds 64 x 258 + 2 x chunked_prefill_size
+     * (8,192 on this H100) + a page, the full pool the rest at F nf */
+    in.engine.max_num_seqs = 64;
+    in.engine.prefix_caching = GS_CHUNKED_PREFILL_OFF;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    A = (uint64_t)r.budget.kv_bytes;
+    assert_true(r.window_chunk_cap);
+    assert_int_equal(r.window_pool_tokens, 64 * 258 + 2 * 8192 + 1);
+    assert_int_equal(r.max_tokens, (A - 32897ULL * 24576) / 24576);
+    /* ... --chunked-prefill-size 4096 */
+    in.engine.max_num_batched_tokens = 4096;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.window_pool_tokens, 64 * 258 + 2 * 4096 + 1);
+    in.engine.max_num_batched_tokens = 0;
+    /* 0.5.13 sizes the pools by the ratio whatever the requests */
+    in.engine.version = 513;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.window_chunk_cap);
+    assert_int_equal(r.max_tokens, (uint64_t)r.budget.kv_bytes * 1000 / 44236800);
+    in.engine.version = 0;
+    /* with the radix cache (the default) too */
+    in.engine.prefix_caching = 0;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.window_chunk_cap);
+    /* a decode worker (its chunk cache): 16 requests + 2 x 16 extra slots of window + page, no
+     * prefill chunks; 64 requests, no extra slots */
+    in.engine.disaggregation = GS_SGLANG_ROLE_DECODE;
+    in.engine.max_num_seqs = 16;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.window_pool_tokens, 16 * 258 + 32 * (128 + 1));
+    in.engine.max_num_seqs = 64;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.window_pool_tokens, 64 * 258);
+    in.engine.disaggregation = GS_SGLANG_ROLE_NONE;
+    in.engine.max_num_seqs = 0;
     /* Laguna-XS.2 (40 layers, 10 full, window 512; 8 x 128 x 2 x 2 = 4,096 B a layer):
      * listed from 0.5.12; 0.5.13 evicts every window's worth, 0.5.14 every 128 tokens */
     const struct gs_arch laguna = fixture_arch_file("laguna/poolside__Laguna-XS.2-FP8.json");
@@ -685,7 +722,7 @@ static void test_sglang_hybrid_swa_pools(void **state)
     assert_int_equal(r.window_seq_tokens, 512 + 512 + 1);
     in.engine.version = 514;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
-    assert_int_equal(r.window_seq_tokens, 512 + 128 + 1);
+    assert_int_equal(r.window_seq_tokens, 512 + 128 + 1 + 1);
     /* Gemma 4 is listed, but not sized with two pools (docs/engines.md) */
     const struct gs_arch gemma4 = fixture_arch_file("gemma4/google__gemma-4-26B-A4B.json");
     in.arch = &gemma4;

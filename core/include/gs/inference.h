@@ -393,6 +393,8 @@ struct gs_inference_result {
                                        the full layers' pool); 0: one pool */
     uint64_t window_seq_tokens;     /* ... and the most of them one running sequence holds */
     uint64_t window_ratio_permille; /* ... and the ratio of its tokens to the full pool's, x 1000 */
+    bool window_chunk_cap;          /* ... sized from the running requests rather than the ratio
+                                       (SGLang's SWAChunkCapPoolConfigurator) */
     uint64_t state_slots;         /* where the engine keeps recurrent states in a pool of their own
                                      (gs_engine_ops.state_pool, SGLang's Mamba pool): its slots */
     uint64_t state_pool_bytes;    /* ... and its bytes as the engine allocates them, taken from

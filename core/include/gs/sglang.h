@@ -258,6 +258,10 @@ struct gs_sglang_release {
                               ScheduleBatch.maybe_evict_swa); before, every window's worth
                               (eviction_interval = sliding_window_size x
                               SGLANG_SWA_EVICTION_INTERVAL_MULTIPLIER, 1.0) */
+    bool swa_chunk_cap;    /* with --max-running-requests given and the radix cache off, the
+                              window pool is sized from the requests and the rest goes to the
+                              full pool (pool_configurator.py SWAChunkCapPoolConfigurator, 0.5.14
+                              on) */
 };
 
 /* What the default fraction depends on beyond the release. The server arguments it reads
