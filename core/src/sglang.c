@@ -1098,13 +1098,13 @@ static bool class_listed(const struct class_span *table, size_t n, const struct 
  * does: configs/model_config.py is_hybrid_model at the v0.5.7 tag (MiMo-V2-Flash, returning 1;
  * Llama 4 only with --hybrid-kvcache-ratio, not modelled) and is_hybrid_swa_model from v0.5.8
  * (Llama 4 and gpt-oss; gpt-oss's branch in server_args.py set disable_hybrid_swa_memory
- * through v0.5.7), Step-3.5 from v0.5.9, the MIMO_V2_MODEL_ARCHS pair from v0.5.11, Laguna
- * (with a sliding_window) from v0.5.12, Step-3.7 from v0.5.13, Mellum from v0.5.16, Muse
- * Glimmer from v0.5.18. Left out, and sized with one pool: Gemma 4 (listed from v0.5.11, but
- * the configurator prices its full layers at the config's head_dim x num_key_value_heads, the
- * sliding layers' shape, where its global layers have global_head_dim and
- * num_global_key_value_heads: what the pool then holds was not established), DeepSeek-V4 (its
- * own DSV4PoolConfigurator), Inkling (recurrent layers beside the window, its own 0.1 ratio).
+ * through v0.5.7), Step-3.5 from v0.5.9, the MIMO_V2_MODEL_ARCHS pair and Gemma 4 from v0.5.11
+ * (utils/hf_transformers/config.py turns its config around: global_head_dim and
+ * num_global_key_value_heads become the full layers' head_dim and num_key_value_heads, the base
+ * ones the swa_* overrides, so F and S are its global and sliding layers' own), Laguna (with a
+ * sliding_window) from v0.5.12, Step-3.7 and the unified Gemma 4 from v0.5.13, Mellum from
+ * v0.5.16, Muse Glimmer from v0.5.18. Left out, and sized with one pool: DeepSeek-V4 (its own
+ * DSV4PoolConfigurator), Inkling (recurrent layers beside the window, its own 0.1 ratio).
  * Gemma 2/3/3n and OLMo-3 have sliding layers but are not listed (their branches disabled
  * hybrid SWA memory "as it is not yet supported"). */
 static const struct class_span hybrid_swa_classes[] = {
@@ -1113,8 +1113,11 @@ static const struct class_span hybrid_swa_classes[] = {
     {"GptOssForCausalLM", 508, 0},
     {"Step3p5ForCausalLM", 509, 0},
     {"MiMoV2ForCausalLM", 511, 0},
+    {"Gemma4ForCausalLM", 511, 0},
+    {"Gemma4ForConditionalGeneration", 511, 0},
     {"LagunaForCausalLM", 512, 0},
     {"Step3p7ForConditionalGeneration", 513, 0},
+    {"Gemma4UnifiedForConditionalGeneration", 513, 0},
     {"MellumForCausalLM", 516, 0},
     {"MuseGlimmerForCausalLM", 518, 0},
     {"MuseGlimmerForConditionalGeneration", 518, 0},
@@ -1145,6 +1148,10 @@ static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_in
     struct gs_kv_layout whole = *stage;
     if (in->pipeline > 1 && gs_kv_layout_for(in->arch, in->kv_dtype, in->model_bytes,
                                              in->tensor ? in->tensor : 1, 1, &whole, NULL) != GS_OK)
+        return false;
+    /* layers that read another layer's cache (Gemma 3n / 4's num_kv_shared_layers): the
+     * configurator's layer lists count them, the layout does not - not sized this way */
+    if (whole.full_layers + whole.window_layers != in->arch->num_hidden_layers)
         return false;
     uint64_t window_bytes = 0; /* S ns */
     for (size_t i = 0; i < whole.window_count; i++)

@@ -723,10 +723,23 @@ static void test_sglang_hybrid_swa_pools(void **state)
     in.engine.version = 514;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.window_seq_tokens, 512 + 128 + 1 + 1);
-    /* Gemma 4 is listed, but not sized with two pools (docs/engines.md) */
+    /* Gemma 4 26B-A4B from 0.5.11, its config turned around (global layers full): 5 full
+     * layers of 2 KV heads x (512 + 512) x 2 B = 4,096 B, 25 sliding of 8 x (256 + 256) x 2 B =
+     * 8,192 B: F nf = 20,480, S ns = 204,800 */
     const struct gs_arch gemma4 = fixture_arch_file("gemma4/google__gemma-4-26B-A4B.json");
     in.arch = &gemma4;
+    in.engine.version = 510;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.window_pool_tokens, 0);
     in.engine.version = 0;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    A = (uint64_t)r.budget.kv_bytes;
+    assert_int_equal(r.max_tokens, A * 1000 / (20480ULL * 1000 + 204800ULL * 800));
+    assert_int_equal(r.window_seq_tokens, 1024 + 128 + 1 + 1);
+    /* layers reading another's cache (num_kv_shared_layers, Gemma 4 E2B / E4B): one pool */
+    const struct gs_arch shared = fixture_arch_file_set_in(
+        "gemma4/google__gemma-4-26B-A4B.json", "text_config", "num_kv_shared_layers", "10");
+    in.arch = &shared;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.window_pool_tokens, 0);
 }
