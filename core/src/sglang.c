@@ -157,7 +157,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_wide_default = true,
      .spec_running_cap = true,
      .small_tier_bs16 = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS},
     {.from = 505,
      .name = "0.5.5",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -170,7 +171,8 @@ static const struct gs_sglang_release releases[] = {
      .state_fallback_512 = true,
      .spec_wide_default = true,
      .spec_running_cap = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS},
     {.from = 507,
      .name = "0.5.7",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -187,7 +189,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_wide_default = true,
      .spec_running_cap = true,
      .vlm_adjust = true,
-     .swa_pool = GS_SGLANG_SWA_POOL_UNIFORM},
+     .swa_pool = GS_SGLANG_SWA_POOL_UNIFORM,
+     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS},
     {.from = 508,
      .name = "0.5.8",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -203,7 +206,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_radix = GS_SGLANG_SPEC_RADIX_OFF_NEMOTRON,
      .spec_running_cap = true,
      .vlm_adjust = true,
-     .swa_pool = GS_SGLANG_SWA_POOL_UNIFORM},
+     .swa_pool = GS_SGLANG_SWA_POOL_UNIFORM,
+     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS},
     {.from = 509,
      .name = "0.5.9",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -218,7 +222,8 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .state_dtype_config = true,
      .vlm_adjust = true,
-     .swa_pool = GS_SGLANG_SWA_POOL_PROFILED},
+     .swa_pool = GS_SGLANG_SWA_POOL_PROFILED,
+     .decode_states = GS_SGLANG_DECODE_STATES_K_PLUS},
     {.from = 510,
      .name = "0.5.10",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -241,7 +246,8 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .draft_reserve_4g = true,
      .vlm_adjust = true,
-     .swa_pool = GS_SGLANG_SWA_POOL_PROFILED},
+     .swa_pool = GS_SGLANG_SWA_POOL_PROFILED,
+     .decode_states = GS_SGLANG_DECODE_STATES_MIN},
     {.from = 511,
      .name = "0.5.11",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -258,7 +264,8 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .draft_reserve_4g = true,
      .vlm_adjust = true,
-     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT},
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX},
     {.from = 513,
      .name = "0.5.13",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -278,7 +285,8 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .draft_reserve_4g = true,
      .vlm_adjust = true,
-     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT},
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX},
     {.from = 514,
      .name = "0.5.14",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -307,7 +315,9 @@ static const struct gs_sglang_release releases[] = {
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
      .swa_interval_128 = true,
-     .swa_chunk_cap = true},
+     .swa_chunk_cap = true,
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX,
+     .decode_extra_given = true},
     {.from = 515,
      .name = "0.5.15",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -340,7 +350,9 @@ static const struct gs_sglang_release releases[] = {
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
      .swa_interval_128 = true,
-     .swa_chunk_cap = true},
+     .swa_chunk_cap = true,
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX,
+     .decode_extra_given = true},
     {.from = 516,
      .name = "0.5.16",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -368,7 +380,9 @@ static const struct gs_sglang_release releases[] = {
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
      .swa_interval_128 = true,
-     .swa_chunk_cap = true},
+     .swa_chunk_cap = true,
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX,
+     .decode_extra_given = true},
     {.from = 517,
      .name = "0.5.17",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -402,7 +416,9 @@ static const struct gs_sglang_release releases[] = {
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
      .swa_interval_128 = true,
-     .swa_chunk_cap = true},
+     .swa_chunk_cap = true,
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX,
+     .decode_extra_given = true},
     {.from = 518,
      .name = "0.5.18",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -429,7 +445,9 @@ static const struct gs_sglang_release releases[] = {
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
      .swa_interval_128 = true,
-     .swa_chunk_cap = true},
+     .swa_chunk_cap = true,
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX,
+     .decode_extra_given = true},
     {.from = 520,
      .name = "0.5.20",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -457,7 +475,9 @@ static const struct gs_sglang_release releases[] = {
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
      .swa_interval_128 = true,
-     .swa_chunk_cap = true},
+     .swa_chunk_cap = true,
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX,
+     .decode_extra_given = true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -1617,6 +1637,34 @@ static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inf
         break;
     }
     }
+    /* a decode worker's HybridMambaDecodeReqToTokenPool (enum gs_sglang_decode_states): R the
+     * requests it runs (max_num_reqs), E its extra slots for requests still arriving; its draft
+     * states are R + E requests' (mamba_spec_state_size) */
+    if (c->disaggregation == GS_SGLANG_ROLE_DECODE &&
+        rel->decode_states != GS_SGLANG_DECODE_STATES_K && slots) {
+        const uint64_t requests = running ? running : slots / per_request;
+        const uint64_t basis = rel->decode_extra_given ? c->max_num_seqs / dp : requests;
+        const uint64_t extra = basis && basis <= 32 ? 2 * basis : 0;
+        const uint64_t need = requests + extra;
+        switch (rel->decode_states) {
+        case GS_SGLANG_DECODE_STATES_REQUESTS:
+            held_slots = need;
+            break;
+        case GS_SGLANG_DECODE_STATES_K_PLUS:
+            held_slots = slots + extra;
+            break;
+        case GS_SGLANG_DECODE_STATES_MIN:
+            held_slots = need < slots ? need : slots;
+            break;
+        case GS_SGLANG_DECODE_STATES_MAX:
+        case GS_SGLANG_DECODE_STATES_K:
+        default:
+            held_slots = need > slots ? need : slots;
+            break;
+        }
+        spec_seqs = need;
+        out->state_decode_extra = extra;
+    }
     /* none: "Not enough GPU memory for hybrid ... state cache" at startup */
     out->state_slots = slots;
     out->state_pool_bytes =
@@ -1892,12 +1940,26 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                         "memory_pool.py MambaPool (intermediate_ssm_state_cache, "
                         "intermediate_conv_window_cache)");
     }
+    if (r->state_decode_extra && n->assume_value)
+        n->assume_value(n->ctx, "decode_extra_state_slots", r->state_decode_extra,
+                        "SGLang, a --disaggregation-mode decode worker of a hybrid: state slots "
+                        "for requests still arriving from prefill workers, 2 x the requests it "
+                        "runs up to 32 (disaggregation_decode_extra_slots from 0.5.14, from "
+                        "--max-running-requests as given; pre_alloc_size before, from the "
+                        "resolved count); its pool holds the requests and these (0.5.4-0.5.8), "
+                        "the budget's slots and these (0.5.9), at most the budget's (0.5.10), at "
+                        "least the requests and these (0.5.11 on), and what passes the budget is "
+                        "in state_unbudgeted_bytes",
+                        "sglang disaggregation/decode.py HybridMambaDecodeReqToTokenPool; "
+                        "arg_groups/pd_disaggregation_hook.py; "
+                        "model_executor/model_runner_kv_cache_mixin.py _init_pools");
     if (r->state_unbudgeted_bytes && n->assume_value) {
         n->assume_value(n->ctx, "state_unbudgeted_bytes", r->state_unbudgeted_bytes,
                         "SGLang: state memory MambaPool allocates beyond what the release's "
                         "budget took from mem_fraction_static - the pool's padding slot before "
                         "0.5.17 (and its draft states' spare row), every draft state in 0.5.2-"
-                        "0.5.3, and in 0.5.7 without the radix cache - held in the reserve "
+                        "0.5.3, and in 0.5.7 without the radix cache, a decode worker's extra "
+                        "slots (decode_extra_state_slots) - held in the reserve "
                         "outside the fraction and counted in overhead_bytes",
                         "sglang mem_cache/memory_pool.py MambaPool (size + 1 slots; "
                         "intermediate caches of speculative_num_draft_tokens); "

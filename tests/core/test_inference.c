@@ -744,6 +744,51 @@ static void test_sglang_hybrid_swa_pools(void **state)
     assert_int_equal(r.window_pool_tokens, 0);
 }
 
+/* A --disaggregation-mode decode worker's state pool for a hybrid
+ * (disaggregation/decode.py HybridMambaDecodeReqToTokenPool; docs/engines.md, "A decode
+ * worker's state slots"): with 16 requests given (R; the radix cache off, so the budget takes
+ * K = R slots), 2 R = 32 extra slots for requests still arriving from prefill workers. P one
+ * sequence's states, the pool one padding slot more. */
+static void test_sglang_decode_worker_states(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5/Qwen__Qwen3.5-27B.json");
+    struct gs_inference_input in = sglang_on_h100(&a);
+    in.engine.disaggregation = GS_SGLANG_ROLE_DECODE;
+    in.engine.max_num_seqs = 16;
+    struct gs_inference_result r;
+    /* 0.5.11 on: max(K, R + E) = 48 slots held, the budget's 16 + its padding slot taken */
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    const uint64_t P = r.kv.state_bytes_per_sequence;
+    assert_true(P > 0);
+    assert_int_equal(r.state_slots, 16);
+    assert_int_equal(r.state_decode_extra, 32);
+    assert_int_equal(r.state_pool_bytes, 49 * P);
+    assert_int_equal(r.state_unbudgeted_bytes, 32 * P);
+    /* 64 requests: no extra slots (only up to 32) */
+    in.engine.max_num_seqs = 64;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.state_decode_extra, 0);
+    assert_int_equal(r.state_pool_bytes, 65 * P);
+    assert_int_equal(r.state_unbudgeted_bytes, 0);
+    in.engine.max_num_seqs = 16;
+    /* 0.5.10: min(K, R + E) = K, its padding slot outside the budget as on any worker */
+    in.engine.version = 510;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.state_pool_bytes, 17 * P);
+    assert_int_equal(r.state_unbudgeted_bytes, P);
+    /* 0.5.9: K + E = 48 */
+    in.engine.version = 509;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.state_pool_bytes, 49 * P);
+    assert_int_equal(r.state_unbudgeted_bytes, 33 * P);
+    /* a prefill worker keeps the budget's pool */
+    in.engine.disaggregation = GS_SGLANG_ROLE_PREFILL;
+    in.engine.version = 0;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.state_decode_extra, 0);
+}
+
 /* SGLang's baseline (model_runner.init_torch_distributed): the CUDA
  * context and the process groups' buffers are gone before it is taken; no
  * profile growth (SGLang does not profile). */
@@ -1125,6 +1170,7 @@ int main(void)
         cmocka_unit_test(test_sglang_vlm_fraction),
         cmocka_unit_test(test_sglang_rule),
         cmocka_unit_test(test_sglang_hybrid_swa_pools),
+        cmocka_unit_test(test_sglang_decode_worker_states),
         cmocka_unit_test(test_sglang_preload),
         cmocka_unit_test(test_tgi_rule),
         cmocka_unit_test(test_tgi_warmup_before_3),

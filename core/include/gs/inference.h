@@ -433,6 +433,10 @@ struct gs_inference_result {
                                           under pipeline parallelism); 0 otherwise */
     uint64_t state_slot_held_bytes;    /* ... and as each slot of the pool holds them, where that
                                           is not kv.state_bytes_per_sequence; 0 otherwise */
+    uint64_t state_decode_extra;       /* ... on a --disaggregation-mode decode worker, the extra
+                                          slots it keeps for requests still arriving from prefill
+                                          workers (in state_pool_bytes where the release adds
+                                          them) */
     uint64_t state_request_slots;    /* ... the slots a running request takes: 1 without the
                                         engine's prefix (radix) cache for the states, more with it */
     /* SGLang with its default mem_fraction_static from 0.5.3 (the reserve rule): what the

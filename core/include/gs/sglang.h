@@ -107,6 +107,19 @@ enum gs_sglang_state_rule {
     GS_SGLANG_STATES_JOINT,         /* 0.5.13 on: the slots solved with the draft states */
 };
 
+/* How a --disaggregation-mode decode worker's HybridMambaDecodeReqToTokenPool (disaggregation/
+ * decode.py) sizes a hybrid's state pool against the K slots the budget took, R being the
+ * requests the worker runs and E its extra slots for requests still arriving from prefill
+ * workers (2 R up to R = 32: model_runner's pre_alloc_size through 0.5.13, from the resolved R;
+ * disaggregation_decode_extra_slots from 0.5.14, from --max-running-requests as given). */
+enum gs_sglang_decode_states {
+    GS_SGLANG_DECODE_STATES_K,        /* no decode pool of its own: K (before 0.5.4) */
+    GS_SGLANG_DECODE_STATES_REQUESTS, /* 0.5.4-0.5.8: R + E, whatever K */
+    GS_SGLANG_DECODE_STATES_K_PLUS,   /* 0.5.9: K + E ("mamba_size ... + pre_alloc_size") */
+    GS_SGLANG_DECODE_STATES_MIN,      /* 0.5.10: min(K, R + E) */
+    GS_SGLANG_DECODE_STATES_MAX, /* 0.5.11 on: max(K, R + E) ("raising effective_mamba_size") */
+};
+
 /* Which prefill CUDA graphs a release captures by default, and so reserves for
  * (server_args.py reserve_for_graph_mb: 8 MiB a capture size, 1.5 GiB for an MLA model). */
 enum gs_sglang_prefill_graphs {
@@ -224,6 +237,9 @@ struct gs_sglang_release {
                                 512 slots (through 0.5.8); from 0.5.9 the ratio of the pool */
     enum gs_sglang_spec_radix spec_radix; /* what speculative decoding does to a hybrid's radix
                                              cache */
+    enum gs_sglang_decode_states decode_states; /* a decode worker's state pool */
+    bool decode_extra_given; /* its extra slots from --max-running-requests as given
+                                (pd_disaggregation_hook.py, 0.5.14 on), not the resolved count */
     bool state_extra_buffer; /* --mamba-radix-cache-strategy auto picks extra_buffer (two more
                                 slots a request) for the classes that support it, with the
                                 overlap scheduler on (0.5.14 on: _handle_mamba_radix_cache);
