@@ -19,17 +19,21 @@ enum gs_status gs_fit_check(uint64_t required_bytes, const struct gs_gpu *gpu, s
     return GS_OK;
 }
 
+int64_t gs_fit_engine_limit(const struct gs_inference_result *r)
+{
+    const struct gs_budget *b = &r->budget;
+    return b->kv_bytes +
+           (int64_t)(b->weights_bytes + b->activation_bytes + b->non_torch_bytes +
+                     b->cuda_graph_bytes + r->state_unbudgeted_bytes + r->request_table_bytes);
+}
+
 void gs_fit_apply_serving(struct gs_fit *fit, const struct gs_inference_result *r)
 {
     if (r == NULL || !r->has_budget)
         return;
-    const struct gs_budget *b = &r->budget;
     fit->basis = GS_FIT_ENGINE_BUDGET;
-    /* everything the engine may hold: its KV budget plus what it spends besides */
-    const int64_t spent = (int64_t)(b->weights_bytes + b->activation_bytes + b->non_torch_bytes +
-                                    b->cuda_graph_bytes);
-    const int64_t limit = b->kv_bytes + spent;
+    const int64_t limit = gs_fit_engine_limit(r);
     fit->limit_bytes = limit > 0 ? (uint64_t)limit : 0;
     fit->fits = r->holds_batch;
-    fit->headroom_bytes = b->kv_bytes - (int64_t)r->kv_needed_bytes;
+    fit->headroom_bytes = r->budget.kv_bytes - (int64_t)r->kv_needed_bytes;
 }

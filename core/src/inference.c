@@ -722,6 +722,8 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->starts = false;
         out->binding = out->engine_refusal;
     }
+    if (ops->tables != NULL)
+        ops->tables(in, out);
     const char *bound = out->starts && ops->start_bound != NULL
                             ? ops->start_bound(in, out, &out->seqs_bound)
                             : NULL;

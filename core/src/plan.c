@@ -8,6 +8,7 @@
 
 #include "gs/capability.h"
 #include "gs/engines.h"
+#include "gs/gpu.h"
 #include "gs/sglang.h"
 
 #include <math.h>
@@ -731,11 +732,9 @@ static void finish(const struct gs_plan_gpu *gpu, struct gs_plan *plan)
 {
     const struct gs_estimate *est = &plan->estimate;
     if (est->has_serving && est->serving.has_budget) {
-        const struct gs_budget *b = &est->serving.budget;
-        const int64_t spent = (int64_t)(b->weights_bytes + b->activation_bytes + b->non_torch_bytes +
-                                        b->cuda_graph_bytes);
-        plan->limit_bytes = b->kv_bytes + spent > 0 ? (uint64_t)(b->kv_bytes + spent) : 0;
-        plan->headroom_bytes = b->kv_bytes - (int64_t)est->serving.kv_needed_bytes;
+        const int64_t limit = gs_fit_engine_limit(&est->serving);
+        plan->limit_bytes = limit > 0 ? (uint64_t)limit : 0;
+        plan->headroom_bytes = est->serving.budget.kv_bytes - (int64_t)est->serving.kv_needed_bytes;
     } else {
         plan->limit_bytes = gpu->view.total_bytes;
         plan->headroom_bytes = (int64_t)gpu->view.total_bytes - (int64_t)est->per_gpu.total_bytes;

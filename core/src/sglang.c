@@ -64,7 +64,8 @@ static const struct gs_sglang_release releases[] = {
                "speculative decoding), f x 0.95 under speculative decoding below",
      .spec_wide_default = true,
      .spec_running_cap = true,
-     .vlm_factor_permille = 900},
+     .vlm_factor_permille = 900,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN},
     {.from = 408,
      .name = "0.4.8",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
@@ -74,7 +75,8 @@ static const struct gs_sglang_release releases[] = {
                "reserved_mem by GPU class and tp_size x pp_size",
      .spec_wide_default = true,
      .spec_running_cap = true,
-     .vlm_factor_permille = 900},
+     .vlm_factor_permille = 900,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN},
     {.from = 409,
      .name = "0.4.9",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
@@ -82,7 +84,9 @@ static const struct gs_sglang_release releases[] = {
      .source = "as 0.4.8, and no multimodal factor on the fraction (model_runner.py's 0.90 gone "
                "at the v0.4.9 tag)",
      .spec_wide_default = true,
-     .spec_running_cap = true},
+     .spec_running_cap = true,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .decode_extra = true},
     {.from = 410,
      .name = "0.4.10",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
@@ -92,7 +96,9 @@ static const struct gs_sglang_release releases[] = {
                "tag)",
      .spec_wide_default = true,
      .spec_running_cap = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .decode_extra = true},
     {.from = 501,
      .name = "0.5.1",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
@@ -104,7 +110,10 @@ static const struct gs_sglang_release releases[] = {
      .fp8_marlin = true,
      .spec_wide_default = true,
      .spec_running_cap = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 502,
      .name = "0.5.2",
      .rule = GS_SGLANG_RULE_GPU_CLASS,
@@ -121,7 +130,10 @@ static const struct gs_sglang_release releases[] = {
      .state_fallback_512 = true,
      .spec_wide_default = true,
      .spec_running_cap = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 503,
      .name = "0.5.3",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -138,7 +150,10 @@ static const struct gs_sglang_release releases[] = {
      .spec_wide_default = true,
      .spec_running_cap = true,
      .small_tier_bs16 = true,
-     .vlm_adjust = true},
+     .vlm_adjust = true,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 504,
      .name = "0.5.4",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -158,7 +173,10 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .small_tier_bs16 = true,
      .vlm_adjust = true,
-     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS},
+     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 505,
      .name = "0.5.5",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -172,7 +190,10 @@ static const struct gs_sglang_release releases[] = {
      .spec_wide_default = true,
      .spec_running_cap = true,
      .vlm_adjust = true,
-     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS},
+     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 507,
      .name = "0.5.7",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -190,7 +211,10 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_UNIFORM,
-     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS},
+     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 508,
      .name = "0.5.8",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -207,7 +231,10 @@ static const struct gs_sglang_release releases[] = {
      .spec_running_cap = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_UNIFORM,
-     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS},
+     .decode_states = GS_SGLANG_DECODE_STATES_REQUESTS,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 509,
      .name = "0.5.9",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -223,7 +250,10 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_PROFILED,
-     .decode_states = GS_SGLANG_DECODE_STATES_K_PLUS},
+     .decode_states = GS_SGLANG_DECODE_STATES_K_PLUS,
+     .request_table = GS_SGLANG_REQUESTS_GIVEN,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 510,
      .name = "0.5.10",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -247,7 +277,10 @@ static const struct gs_sglang_release releases[] = {
      .draft_reserve_4g = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_PROFILED,
-     .decode_states = GS_SGLANG_DECODE_STATES_MIN},
+     .decode_states = GS_SGLANG_DECODE_STATES_MIN,
+     .request_table = GS_SGLANG_REQUESTS_RESOLVED,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 511,
      .name = "0.5.11",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -265,7 +298,32 @@ static const struct gs_sglang_release releases[] = {
      .draft_reserve_4g = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
-     .decode_states = GS_SGLANG_DECODE_STATES_MAX},
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX,
+     .request_table = GS_SGLANG_REQUESTS_RESOLVED,
+     .request_width_draft = true,
+     .decode_extra = true},
+    {.from = 512,
+     .name = "0.5.12",
+     .rule = GS_SGLANG_RULE_RESERVE,
+     .rope_element_bytes = 4,
+     .source = "as 0.5.11, but the request-to-token table keeps a padding row "
+               "(mem_cache/memory_pool.py ReqToTokenPool _alloc_size = size + 1, v0.5.12 "
+               "tag)",
+     .prefill_graphs = GS_SGLANG_PREFILL_GRAPHS_PIECEWISE,
+     .piecewise_off_dsa = true,
+     .fp8_marlin = true,
+     .state_rule = GS_SGLANG_STATES_RESERVE,
+     .spec_radix = GS_SGLANG_SPEC_RADIX_REFUSED,
+     .spec_running_cap = true,
+     .state_stage_pool = true,
+     .state_dtype_config = true,
+     .draft_reserve_4g = true,
+     .vlm_adjust = true,
+     .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX,
+     .request_table = GS_SGLANG_REQUESTS_RESOLVED_PAD,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 513,
      .name = "0.5.13",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -286,7 +344,10 @@ static const struct gs_sglang_release releases[] = {
      .draft_reserve_4g = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
-     .decode_states = GS_SGLANG_DECODE_STATES_MAX},
+     .decode_states = GS_SGLANG_DECODE_STATES_MAX,
+     .request_table = GS_SGLANG_REQUESTS_RESOLVED_PAD,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 514,
      .name = "0.5.14",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -317,7 +378,10 @@ static const struct gs_sglang_release releases[] = {
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
-     .decode_extra_given = true},
+     .decode_extra_given = true,
+     .request_table = GS_SGLANG_REQUESTS_CAPPED,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 515,
      .name = "0.5.15",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -352,7 +416,10 @@ static const struct gs_sglang_release releases[] = {
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
-     .decode_extra_given = true},
+     .decode_extra_given = true,
+     .request_table = GS_SGLANG_REQUESTS_CAPPED,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 516,
      .name = "0.5.16",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -382,7 +449,10 @@ static const struct gs_sglang_release releases[] = {
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
-     .decode_extra_given = true},
+     .decode_extra_given = true,
+     .request_table = GS_SGLANG_REQUESTS_CAPPED,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 517,
      .name = "0.5.17",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -418,7 +488,10 @@ static const struct gs_sglang_release releases[] = {
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
-     .decode_extra_given = true},
+     .decode_extra_given = true,
+     .request_table = GS_SGLANG_REQUESTS_CAPPED,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 518,
      .name = "0.5.18",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -447,7 +520,10 @@ static const struct gs_sglang_release releases[] = {
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
-     .decode_extra_given = true},
+     .decode_extra_given = true,
+     .request_table = GS_SGLANG_REQUESTS_CAPPED,
+     .request_width_draft = true,
+     .decode_extra = true},
     {.from = 520,
      .name = "0.5.20",
      .rule = GS_SGLANG_RULE_RESERVE,
@@ -477,7 +553,10 @@ static const struct gs_sglang_release releases[] = {
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
-     .decode_extra_given = true},
+     .decode_extra_given = true,
+     .request_table = GS_SGLANG_REQUESTS_CAPPED,
+     .request_width_draft = true,
+     .decode_extra = true},
 };
 
 #define RELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -1493,6 +1572,68 @@ static uint64_t speculative_draft_tokens(const struct gs_inference_input *in,
     return 4;
 }
 
+/* The request-to-token table (enum gs_sglang_request_table): R requests of int32 slots for
+ * context_len + 4 tokens (+ the draft tokens from 0.5.1: extra_max_context_len; from 0.5.14
+ * get_req_to_token_extra_context_len), a hybrid's R at most its state slots' requests
+ * (max_mamba_cache_size // ratio), a decode worker's rows E more (DecodeReqToTokenPool
+ * pre_alloc_size). Each tensor-parallel rank holds its own. */
+static void sglang_tables(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const struct gs_sglang_release *rel = out->sglang_release;
+    const uint64_t context = in->context_length;
+    if (rel == NULL || context == 0 || out->max_tokens == 0 || out->budget.kv_bytes <= 0)
+        return;
+    const struct gs_engine_config *c = &in->engine;
+    const uint64_t dp = attention_data(in);
+    /* --max-running-requests, given or set by the speculative hooks (48) */
+    const uint64_t given = out->seqs_cap != NULL ? out->max_num_seqs : 0;
+    /* the pool's tokens; before 0.5.10 the profile's, every attention layer holding every
+     * token (before set_num_tokens_hybrid_swa splits them) */
+    uint64_t tokens = out->max_tokens;
+    if (rel->request_table <= GS_SGLANG_REQUESTS_GIVEN && out->window_pool_tokens &&
+        out->kv.bytes_per_token)
+        tokens = (uint64_t)out->budget.kv_bytes / out->kv.bytes_per_token;
+    bool ovf = false;
+    uint64_t estimate = gs_mul(tokens, 512, &ovf) / context; /* int(tokens / context_len x 512) */
+    estimate = estimate < 2048 ? 2048 : estimate > 4096 ? 4096 : estimate;
+    uint64_t requests;
+    switch (rel->request_table) {
+    case GS_SGLANG_REQUESTS_PADDED:
+    case GS_SGLANG_REQUESTS_GIVEN:
+        requests = given ? given : estimate;
+        break;
+    case GS_SGLANG_REQUESTS_RESOLVED:
+    case GS_SGLANG_REQUESTS_RESOLVED_PAD:
+        requests = given ? (given / dp < estimate ? given / dp : estimate)
+                         : (estimate < tokens / 2 ? estimate : tokens / 2);
+        break;
+    case GS_SGLANG_REQUESTS_CAPPED:
+    default: {
+        const uint64_t wanted = given ? given / dp : estimate;
+        requests = wanted < tokens / 2 ? wanted : tokens / 2;
+        break;
+    }
+    }
+    if (out->state_pool_bytes && out->state_request_slots &&
+        out->state_slots / out->state_request_slots < requests)
+        requests = out->state_slots / out->state_request_slots;
+    uint64_t rows = requests;
+    if (rel->request_table != GS_SGLANG_REQUESTS_GIVEN &&
+        rel->request_table != GS_SGLANG_REQUESTS_RESOLVED)
+        rows += 1; /* "size=max_num_reqs + 1" (0.4.0-0.4.6); _alloc_size = size + 1 (0.5.12 on) */
+    if (rel->decode_extra && c->disaggregation == GS_SGLANG_ROLE_DECODE) {
+        const uint64_t basis = rel->decode_extra_given ? c->max_num_seqs / dp : requests;
+        rows += basis && basis <= 32 ? 2 * basis : 0;
+    }
+    const bool spec = c->spec_method != GS_SPEC_NONE;
+    const uint64_t width =
+        context + 4 + (rel->request_width_draft && spec ? speculative_draft_tokens(in, rel) : 0);
+    out->request_table_rows = rows;
+    out->request_table_bytes = gs_mul(gs_mul(rows, width, &ovf), 4, &ovf);
+    if (ovf)
+        out->request_table_bytes = 0;
+}
+
 /* bytes x r / (1 + r), r in thousandths */
 static uint64_t ratio_share(uint64_t bytes, uint64_t ratio, bool *ovf)
 {
@@ -1940,6 +2081,20 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                         "memory_pool.py MambaPool (intermediate_ssm_state_cache, "
                         "intermediate_conv_window_cache)");
     }
+    if (r->request_table_bytes && n->assume_value)
+        n->assume_value(n->ctx, "request_table_bytes", r->request_table_bytes,
+                        "SGLang's request-to-token table, allocated once the pool is sized, in "
+                        "the reserve outside the fraction (in overhead_bytes): an int32 for each "
+                        "of context_len + 4 tokens (+ the draft tokens from 0.5.1) of each "
+                        "request it can run - --max-running-requests where set (per DP-attention "
+                        "rank from 0.5.10, at most half the pool's tokens from 0.5.14), else "
+                        "the pool's tokens / context_len x 512 between 2,048 and 4,096 (at most "
+                        "half the pool's tokens from 0.5.10), a hybrid's at most its state "
+                        "slots' requests - with a padding row in 0.4.0-0.4.6 and from 0.5.12, "
+                        "and a decode worker's extra rows (2 x its requests up to 32)",
+                        "sglang mem_cache/memory_pool.py ReqToTokenPool; "
+                        "model_runner_kv_cache_mixin.py init_memory_pool / "
+                        "_resolve_max_num_reqs by tag");
     if (r->state_decode_extra && n->assume_value)
         n->assume_value(n->ctx, "decode_extra_state_slots", r->state_decode_extra,
                         "SGLang, a --disaggregation-mode decode worker of a hybrid: state slots "
@@ -2160,6 +2315,7 @@ const struct gs_engine_ops gs_engine_sglang = {
     .pages = sglang_pages,
     .state_pool = sglang_state_pool,
     .window_pool = sglang_window_pool,
+    .tables = sglang_tables,
     /* server_args.py and its memory hooks read through main of September 2026, whose defaults
      * give 0.5.20's figures (docs/engines.md); 0.5.21 and later were not read */
     .first_unread = 521,

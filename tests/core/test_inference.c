@@ -789,6 +789,55 @@ static void test_sglang_decode_worker_states(void **state)
     assert_int_equal(r.state_decode_extra, 0);
 }
 
+/* SGLang's request-to-token table (docs/engines.md, "The request-to-token table"): rows of
+ * int32 slots for context_len + 4 tokens, one row a request it can run. Llama 3.1 8B on the
+ * H100 of test_sglang_rule. */
+static void test_sglang_request_table(void **state)
+{
+    (void)state;
+    struct gs_arch a = llama(4096, 32, 32, 8, 14336, 128256);
+    struct gs_inference_input in = sglang_on_h100(&a);
+    struct gs_inference_result r;
+    /* 0.5.14 on: min(max(T / 8,192 x 512, 2,048), 4,096) requests - T is over 65,536 tokens,
+     * so 4,096 - and a padding row */
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.max_tokens * 512 / 8192 > 4096);
+    assert_int_equal(r.request_table_rows, 4097);
+    assert_int_equal(r.request_table_bytes, 4097ULL * (8192 + 4) * 4);
+    /* 131,072 tokens of context: T x 512 / 131,072 is under 2,048, so 2,048 (1.07 GB) */
+    in.context_length = 131072;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.max_tokens * 512 / 131072 < 2048);
+    assert_int_equal(r.request_table_bytes, 2049ULL * (131072 + 4) * 4);
+    /* 0.5.10-0.5.11: no padding row; 0.4.0-0.4.6: "size=max_num_reqs + 1" */
+    in.engine.version = 511;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.request_table_rows, 2048);
+    in.engine.version = 406;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.request_table_rows, 2049);
+    in.engine.version = 0;
+    in.context_length = 8192;
+    /* --max-running-requests 64 */
+    in.engine.max_num_seqs = 64;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.request_table_rows, 65);
+    /* a decode worker of 16 requests: 2 x 16 rows more for requests still arriving */
+    in.engine.max_num_seqs = 16;
+    in.engine.disaggregation = GS_SGLANG_ROLE_DECODE;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.request_table_rows, 16 + 1 + 32);
+    in.engine.disaggregation = GS_SGLANG_ROLE_NONE;
+    /* speculative decoding (EAGLE, 3 tokens: 4 verified) widens the rows by them; it caps the
+     * requests at 48 where none are given */
+    in.engine.max_num_seqs = 0;
+    in.engine.spec_method = GS_SPEC_EAGLE;
+    in.engine.spec_tokens = 3;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.request_table_rows, 49);
+    assert_int_equal(r.request_table_bytes, 49ULL * (8192 + 4 + 4) * 4);
+}
+
 /* SGLang's baseline (model_runner.init_torch_distributed): the CUDA
  * context and the process groups' buffers are gone before it is taken; no
  * profile growth (SGLang does not profile). */
@@ -1171,6 +1220,7 @@ int main(void)
         cmocka_unit_test(test_sglang_rule),
         cmocka_unit_test(test_sglang_hybrid_swa_pools),
         cmocka_unit_test(test_sglang_decode_worker_states),
+        cmocka_unit_test(test_sglang_request_table),
         cmocka_unit_test(test_sglang_preload),
         cmocka_unit_test(test_tgi_rule),
         cmocka_unit_test(test_tgi_warmup_before_3),

@@ -121,6 +121,10 @@ struct gs_engine_ops {
      * keeps one pool here. */
     bool (*window_pool)(const struct gs_inference_input *in, struct gs_inference_result *out,
                         uint64_t available);
+    /* Optional: what the engine allocates from its pool's size once the pool is sized, outside
+     * the pool (SGLang's request-to-token table): out->request_table_rows and
+     * request_table_bytes. Called where a GPU was named. */
+    void (*tables)(const struct gs_inference_input *in, struct gs_inference_result *out);
     /* Optional: the release and profile behind an answer. */
     void (*notes)(const struct gs_engine_config *c, const struct gs_inference_result *r,
                   uint64_t expert, const struct gs_engine_notes *n);

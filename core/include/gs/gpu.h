@@ -45,4 +45,10 @@ enum gs_status gs_fit_check(uint64_t required_bytes, const struct gs_gpu *gpu, s
  * the whole batch; the headroom is the KV budget left after the batch. */
 void gs_fit_apply_serving(struct gs_fit *fit, const struct gs_inference_result *serving);
 
+/* Everything a serving engine with a budget may hold on the GPU: its KV budget plus what it
+ * spends besides (weights as it loads them, activations, memory outside torch, CUDA graphs,
+ * state memory past its budget, the tables it sizes from the pool); negative where its budget
+ * is. The engine basis's limit_bytes (fit, plans). */
+int64_t gs_fit_engine_limit(const struct gs_inference_result *serving);
+
 #endif

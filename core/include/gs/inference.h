@@ -386,6 +386,10 @@ struct gs_inference_result {
     struct gs_budget budget;      /* activation, non-torch and graph terms always set */
     struct gs_kv_pages pages;
     uint64_t blocks, max_tokens;
+    uint64_t request_table_rows;    /* SGLang: the request-to-token table's rows (requests it can
+                                       run, its padding and a decode worker's extra rows) */
+    uint64_t request_table_bytes;   /* ... and its bytes, allocated after the pool outside the
+                                       fraction (gs_engine_ops.tables); 0: no such table */
     uint64_t window_pool_tokens;    /* where the engine keeps the sliding-window layers' cache in a
                                        pool of its own beside the full layers' (gs_engine_ops.
                                        window_pool, SGLang's hybrid SWA memory): its tokens, a

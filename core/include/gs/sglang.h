@@ -120,6 +120,21 @@ enum gs_sglang_decode_states {
     GS_SGLANG_DECODE_STATES_MAX, /* 0.5.11 on: max(K, R + E) ("raising effective_mamba_size") */
 };
 
+/* How a release sizes its request-to-token table (mem_cache/memory_pool.py ReqToTokenPool: one
+ * int32 a token of context for each request it can run, allocated after the pool is sized, in
+ * the reserve outside the fraction): R its requests - G being --max-running-requests where set,
+ * the estimate min(max(int(tokens / context_len x 512), 2048), 4096), T the pool's tokens - and
+ * its rows. */
+enum gs_sglang_request_table {
+    GS_SGLANG_REQUESTS_PADDED,       /* 0.4.0-0.4.6: R = G, else the estimate; R + 1 rows */
+    GS_SGLANG_REQUESTS_GIVEN,        /* 0.4.7-0.5.9: the same R, R rows */
+    GS_SGLANG_REQUESTS_RESOLVED,     /* 0.5.10-0.5.11 (_resolve_max_num_reqs): min(G / dp, the
+                                        estimate), else min(the estimate, T / 2); R rows */
+    GS_SGLANG_REQUESTS_RESOLVED_PAD, /* 0.5.12-0.5.13: the same, R + 1 rows (_alloc_size) */
+    GS_SGLANG_REQUESTS_CAPPED,       /* 0.5.14 on: min(G / dp, T / 2), else min(the estimate,
+                                        T / 2); R + 1 rows */
+};
+
 /* Which prefill CUDA graphs a release captures by default, and so reserves for
  * (server_args.py reserve_for_graph_mb: 8 MiB a capture size, 1.5 GiB for an MLA model). */
 enum gs_sglang_prefill_graphs {
@@ -237,6 +252,11 @@ struct gs_sglang_release {
                                 512 slots (through 0.5.8); from 0.5.9 the ratio of the pool */
     enum gs_sglang_spec_radix spec_radix; /* what speculative decoding does to a hybrid's radix
                                              cache */
+    enum gs_sglang_request_table request_table; /* the request-to-token table's rows */
+    bool request_width_draft; /* its rows hold context_len + 4 + the draft tokens (0.5.1 on:
+                                 extra_max_context_len), not context_len + 4 */
+    bool decode_extra;        /* a decode worker keeps 2 R more rows (and state slots) up to
+                                 R = 32 for requests still arriving (pre_alloc_size, 0.4.9 on) */
     enum gs_sglang_decode_states decode_states; /* a decode worker's state pool */
     bool decode_extra_given; /* its extra slots from --max-running-requests as given
                                 (pd_disaggregation_hook.py, 0.5.14 on), not the resolved count */
