@@ -1225,7 +1225,8 @@ static const struct class_span hybrid_swa_classes[] = {
 static uint64_t speculative_draft_tokens(const struct gs_inference_input *in,
                                          const struct gs_sglang_release *rel);
 
-/* SGLANG_SWA_EVICTION_INTERVAL's default (environ.py, v0.5.12 on) */
+/* SGLANG_SWA_EVICTION_INTERVAL's default (environ.py, v0.5.14 on; before, the window x
+ * SGLANG_SWA_EVICTION_INTERVAL_MULTIPLIER) */
 #define SWA_EVICTION_INTERVAL 128
 
 /* A hybrid sliding-window model's two pools (gs_engine_ops.window_pool), by the release's
@@ -1239,9 +1240,9 @@ static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_in
 {
     const struct gs_sglang_release *rel = out->sglang_release;
     const struct gs_kv_layout *stage = &out->kv;
-    if (rel == NULL || rel->swa_pool == GS_SGLANG_SWA_POOL_NONE || stage->full_layers == 0 ||
-        stage->window_layers == 0 || stage->recurrent_layers || stage->cross_token_bytes ||
-        stage->indexer_token_bytes ||
+    if (rel == NULL || rel->swa_pool == GS_SGLANG_SWA_POOL_NONE || in->engine.one_kv_pool ||
+        stage->full_layers == 0 || stage->window_layers == 0 || stage->recurrent_layers ||
+        stage->cross_token_bytes || stage->indexer_token_bytes ||
         !CLASS_LISTED(hybrid_swa_classes, in->arch, release_version(in, rel)))
         return false;
     struct gs_kv_layout whole = *stage;

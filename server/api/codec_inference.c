@@ -45,6 +45,7 @@ static const char *const inference_keys[] = {"batch_size",
                                              "cuda_graph_max_bs",
                                              "disaggregation_mode",
                                              "swa_full_tokens_ratio",
+                                             "disable_hybrid_swa_memory",
                                              NULL};
 static const char *const inference_parallelism_keys[] = {"tensor", "pipeline", "data", "expert",
                                                           "stage_gpus", "stage_layers", NULL};
@@ -336,6 +337,9 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
     }
     /* SGLang's --swa-full-tokens-ratio: server_args.py refuses it outside (0, 1] */
     read_fraction(section, "swa_full_tokens_ratio", &e->swa_full_tokens_ratio_permille, ok, err);
+    v = json_object_get(section, "disable_hybrid_swa_memory");
+    if (v != NULL && !jsonv_bool(v, "/inference/disable_hybrid_swa_memory", &e->one_kv_pool, err))
+        *ok = false;
     /* SGLang's --cuda-graph-max-bs and --disaggregation-mode (its own names; "null" is its
      * default, no disaggregation) */
     read_uint(section, "cuda_graph_max_bs", 1, (uint64_t)1 << 20, &e->cuda_graph_max_bs, ok, err);

@@ -644,6 +644,12 @@ static void test_sglang_hybrid_swa_pools(void **state)
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.max_context, full * 800 / 1000 / in.batch_size);
     in.batch_size = 1;
+    /* --disable-hybrid-swa-memory: one pool, every layer every token (49,152 B) */
+    in.engine.one_kv_pool = true;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.window_pool_tokens, 0);
+    assert_int_equal(r.max_tokens, A / 49152);
+    in.engine.one_kv_pool = false;
     /* --swa-full-tokens-ratio 0.5: A / (24,576 + 12,288) */
     in.engine.swa_full_tokens_ratio_permille = 500;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);

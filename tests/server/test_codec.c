@@ -2040,6 +2040,17 @@ static void test_sglang_server_arguments(void **state)
                          half ? full / 2 : full * 8 / 10);
         json_decref(r);
     }
+    /* --disable-hybrid-swa-memory: one pool of every layer's 2,048 B a token (24 layers) */
+    json_t *one = estimate("{\"model\":\"gpt-oss-20b\",\"gpu\":\"h100\",\"inference\":{"
+                           "\"engine\":\"sglang\",\"context_length\":8192,"
+                           "\"disable_hybrid_swa_memory\":true}}",
+                           &p);
+    assert_non_null(one);
+    assert_int_equal(get_int(one, "kv_cache.max_tokens"), get_int(one, "budget.kv_bytes") / 49152);
+    json_decref(one);
+    expect_error("{\"model\":\"gpt-oss-20b\",\"gpu\":\"h100\",\"inference\":{\"engine\":"
+                 "\"sglang\",\"context_length\":8192,\"disable_hybrid_swa_memory\":1}}",
+                 400, "/inference/disable_hybrid_swa_memory", NULL);
     json_t *plain = estimate("{\"model\":\"llama-3.1-8b\",\"gpu\":\"h100\",\"inference\":"
                              "{\"context_length\":8192}}",
                              &p);

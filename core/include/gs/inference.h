@@ -190,6 +190,9 @@ struct gs_engine_config {
     uint64_t mamba_full_memory_ratio_permille; /* SGLang --mamba-full-memory-ratio x 1000, the
                                                   states' share against the attention cache's
                                                   (0: 900) */
+    bool one_kv_pool;                          /* SGLang --disable-hybrid-swa-memory: every
+                                                  layer's cache in one pool, sliding-window
+                                                  layers too */
     uint64_t swa_full_tokens_ratio_permille;   /* SGLang --swa-full-tokens-ratio x 1000: a hybrid
                                                   sliding-window model's window-pool tokens per
                                                   full-pool token (0: 800) */
