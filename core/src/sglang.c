@@ -1225,6 +1225,21 @@ static const struct class_span hybrid_swa_classes[] = {
 static uint64_t speculative_draft_tokens(const struct gs_inference_input *in,
                                          const struct gs_sglang_release *rel);
 
+/* A --disaggregation-mode decode worker's extra request slots for requests still arriving
+ * from prefill workers, 2 R where R is at most 32, else none: model_runner's pre_alloc_size from
+ * the `resolved` requests (0.4.9-0.5.13), disaggregation_decode_extra_slots from
+ * --max-running-requests as given, per DP-attention rank (pd_disaggregation_hook.py, 0.5.14 on);
+ * 0 on any other worker or release. */
+static uint64_t decode_extra_slots(const struct gs_inference_input *in,
+                                   const struct gs_sglang_release *rel, uint64_t resolved)
+{
+    if (!rel->decode_extra || in->engine.disaggregation != GS_SGLANG_ROLE_DECODE)
+        return 0;
+    const uint64_t basis =
+        rel->decode_extra_given ? in->engine.max_num_seqs / attention_data(in) : resolved;
+    return basis && basis <= 32 ? 2 * basis : 0;
+}
+
 /* SGLANG_SWA_EVICTION_INTERVAL's default (environ.py, v0.5.14 on; before, the window x
  * SGLANG_SWA_EVICTION_INTERVAL_MULTIPLIER) */
 #define SWA_EVICTION_INTERVAL 128
@@ -1246,8 +1261,9 @@ static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_in
         !CLASS_LISTED(hybrid_swa_classes, in->arch, release_version(in, rel)))
         return false;
     struct gs_kv_layout whole = *stage;
-    if (in->pipeline > 1 && gs_kv_layout_for(in->arch, in->kv_dtype, in->model_bytes,
-                                             in->tensor ? in->tensor : 1, 1, &whole, NULL) != GS_OK)
+    if (in->pipeline > 1 &&
+        gs_kv_layout_memo(in->arch, in->kv_dtype, in->model_bytes, in->tensor ? in->tensor : 1, 1,
+                          UINT64_MAX, false, NULL, in->kv_memo, &whole, NULL) != GS_OK)
         return false;
     /* layers that read another layer's cache (Gemma 3n / 4's num_kv_shared_layers): the
      * configurator's layer lists count them, the layout does not - not sized this way */
@@ -1313,9 +1329,9 @@ static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_in
         const uint64_t running = in->engine.max_num_seqs / attention_data(in);
         uint64_t cap = gs_mul(out->window_seq_tokens, running, &ovf);
         if (decode) {
-            /* + (window + page) x disaggregation_decode_extra_slots: 2 x the requests up to
-             * 32 (pd_disaggregation_hook.py, v0.5.14 on) */
-            cap = gs_add(cap, gs_mul(window + page, running <= 32 ? 2 * running : 0, &ovf), &ovf);
+            /* + (window + page) x disaggregation_decode_extra_slots */
+            cap = gs_add(cap, gs_mul(window + page, decode_extra_slots(in, rel, running), &ovf),
+                         &ovf);
         } else {
             /* + chunks_in_flight (2, the overlap scheduler) x chunked_prefill_size + page */
             int64_t chunk = 0;
@@ -1622,10 +1638,7 @@ static void sglang_tables(const struct gs_inference_input *in, struct gs_inferen
     if (rel->request_table != GS_SGLANG_REQUESTS_GIVEN &&
         rel->request_table != GS_SGLANG_REQUESTS_RESOLVED)
         rows += 1; /* "size=max_num_reqs + 1" (0.4.0-0.4.6); _alloc_size = size + 1 (0.5.12 on) */
-    if (rel->decode_extra && c->disaggregation == GS_SGLANG_ROLE_DECODE) {
-        const uint64_t basis = rel->decode_extra_given ? c->max_num_seqs / dp : requests;
-        rows += basis && basis <= 32 ? 2 * basis : 0;
-    }
+    rows += decode_extra_slots(in, rel, requests);
     const bool spec = c->spec_method != GS_SPEC_NONE;
     const uint64_t width =
         context + 4 + (rel->request_width_draft && spec ? speculative_draft_tokens(in, rel) : 0);
@@ -1785,8 +1798,7 @@ static bool sglang_state_pool(const struct gs_inference_input *in, struct gs_inf
     if (c->disaggregation == GS_SGLANG_ROLE_DECODE &&
         rel->decode_states != GS_SGLANG_DECODE_STATES_K && slots) {
         const uint64_t requests = running ? running : slots / per_request;
-        const uint64_t basis = rel->decode_extra_given ? c->max_num_seqs / dp : requests;
-        const uint64_t extra = basis && basis <= 32 ? 2 * basis : 0;
+        const uint64_t extra = decode_extra_slots(in, rel, requests);
         const uint64_t need = requests + extra;
         switch (rel->decode_states) {
         case GS_SGLANG_DECODE_STATES_REQUESTS:
