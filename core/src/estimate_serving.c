@@ -822,8 +822,9 @@ static void suggest_fixes(const struct gs_model_spec *m, const struct gs_workloa
                     now->max_context, &r);
     }
     const enum gs_kv_dtype fp8 = gs_kv_fp8_for(&m->arch);
+    /* (not where the engine keeps this model's cache in fp8 whatever is asked: now->kv_dtype) */
     if (w->serving.kv_dtype != fp8 && w->serving.kv_dtype != GS_KV_FP8 &&
-        w->serving.kv_dtype != GS_KV_FP8_E5M2) {
+        w->serving.kv_dtype != GS_KV_FP8_E5M2 && now->kv_dtype == GS_KV_AUTO) {
         serving_input(m, w, scope, e->per_gpu.weights_bytes, t, p, fp8, w->serving.context_length,
                       &in);
         if (gs_inference_compute(&in, &r, NULL) == GS_OK)

@@ -543,8 +543,9 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
     bool ovf = false;
     memset(out, 0, sizeof(*out));
     const struct gs_engine_ops *ops = gs_engine_ops_for(in->engine.engine);
-    /* the engine's release and the batch its profile runs (they decide the cache's layout:
-     * vLLM V0 padded MLA entries) */
+    /* the engine's release, the batch its profile runs and the format it keeps the cache in
+     * (they decide the cache's layout: vLLM V0 padded MLA entries, SGLang's fp8 DeepSeek-V4
+     * cache) */
     out->block_size = in->engine.block_size ? in->engine.block_size : ops->block_size;
     ops->defaults(in, out);
     /* whether the release has the model's class: known without a GPU */
@@ -553,10 +554,10 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         gs_model_support(in->engine.engine, in->arch, in->engine.version, &class_refused);
     out->model_refusal = class_refused ? class_support : NULL;
     out->release_lacks_model = class_refused ? NULL : class_support;
-    enum gs_status st = gs_kv_layout_memo(in->arch, in->kv_dtype, in->model_bytes, in->tensor,
+    const enum gs_kv_dtype kv_dtype = out->kv_dtype != GS_KV_AUTO ? out->kv_dtype : in->kv_dtype;
+    enum gs_status st = gs_kv_layout_memo(in->arch, kv_dtype, in->model_bytes, in->tensor,
                                           in->pipeline, in->has_stage ? in->stage : UINT64_MAX,
-                                          out->pad_mla, &in->stages, in->kv_memo, &out->kv,
-                                          err);
+                                          out->pad_mla, &in->stages, in->kv_memo, &out->kv, err);
     if (st != GS_OK)
         return st;
     struct gs_kv_window *draft_kind = NULL;

@@ -320,6 +320,7 @@ static const struct gs_sglang_release releases[] = {
      .draft_reserve_4g = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .dsv4_pool = GS_SGLANG_DSV4_POOL_WHOLE,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
      .request_table = GS_SGLANG_REQUESTS_RESOLVED_PAD,
      .request_width_draft = true,
@@ -344,6 +345,7 @@ static const struct gs_sglang_release releases[] = {
      .draft_reserve_4g = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .dsv4_pool = GS_SGLANG_DSV4_POOL_STAGE,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
      .request_table = GS_SGLANG_REQUESTS_RESOLVED_PAD,
      .request_width_draft = true,
@@ -375,6 +377,7 @@ static const struct gs_sglang_release releases[] = {
      .state_dtype_config = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .dsv4_pool = GS_SGLANG_DSV4_POOL_STAGE,
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
@@ -413,6 +416,7 @@ static const struct gs_sglang_release releases[] = {
      .breakable_off_a2a = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .dsv4_pool = GS_SGLANG_DSV4_POOL_REQUESTS,
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
@@ -446,6 +450,7 @@ static const struct gs_sglang_release releases[] = {
      .breakable_off_a2a = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .dsv4_pool = GS_SGLANG_DSV4_POOL_REQUESTS,
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
@@ -485,6 +490,7 @@ static const struct gs_sglang_release releases[] = {
      .deepep_breakable = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .dsv4_pool = GS_SGLANG_DSV4_POOL_REQUESTS,
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
@@ -517,6 +523,7 @@ static const struct gs_sglang_release releases[] = {
      .deepep_breakable = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .dsv4_pool = GS_SGLANG_DSV4_POOL_REQUESTS,
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
@@ -550,6 +557,7 @@ static const struct gs_sglang_release releases[] = {
      .deepep_breakable = true,
      .vlm_adjust = true,
      .swa_pool = GS_SGLANG_SWA_POOL_SPLIT,
+     .dsv4_pool = GS_SGLANG_DSV4_POOL_REQUESTS,
      .swa_interval_128 = true,
      .swa_chunk_cap = true,
      .decode_states = GS_SGLANG_DECODE_STATES_MAX,
@@ -878,6 +886,29 @@ uint64_t gs_sglang_preload_bytes(enum gs_link link, uint64_t tensor, bool cross_
     return GS_CUDA_CONTEXT_BYTES + gs_runtime_comm_bytes(link, tensor, cross_node);
 }
 
+/* configs/model_config.py is_deepseek_v4 (the breakable rule "DeepSeek-V4 (heavy capture-pool
+ * memory pressure)", DSV4PoolConfigurator, the DeepSeek-V4 server defaults) */
+static const char *const deepseek_v4_classes[] = {
+    "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "DeepseekV4ForCausalLMDSpark", NULL};
+
+/* Whether the release sizes this model's cache with DeepSeek-V4's pools. */
+static bool dsv4_pools(const struct gs_inference_input *in, const struct gs_sglang_release *rel)
+{
+    return rel != NULL && rel->dsv4_pool != GS_SGLANG_DSV4_POOL_NONE &&
+           gs_arch_class_in(in->arch, deepseek_v4_classes);
+}
+
+/* DeepSeek-V4's server defaults (arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults, and
+ * from the v0.5.15 tag arg_groups/overrides.py _deepseek_v4_overrides and
+ * _deepseek_v4_kv_cache_dtype, the same values at every tag to v0.5.18 and main): page_size 256,
+ * --max-running-requests 256 where none is given (the speculative hooks write theirs after
+ * it), swa_full_tokens_ratio 0.1 unless given, and kv_cache_dtype fp8_e4m3 for "auto" - 448
+ * fp8 values, the 64 rotary values in bf16 and 8 scale bytes a token and layer, the layout
+ * gpusizer names fp8_ds_mla. */
+#define DSV4_PAGE_SIZE          256
+#define DSV4_RUNNING_REQUESTS   256
+#define DSV4_SWA_RATIO_PERMILLE 100
+
 /* --max-running-requests under speculative decoding when the request names none: every
  * draft hook sets it ("Max running requests is reset to 48 for speculative decoding",
  * arg_groups/speculative_hook.py _handle_eagle_family, _handle_ngram; server_args.py
@@ -892,13 +923,24 @@ static void sglang_defaults(const struct gs_inference_input *in, struct gs_infer
     /* max_num_seqs names --max-running-requests; without it SGLang's own bound
      * (resolve_max_num_reqs: at least 2,048, at most tokens / 2) is no tighter than the cache,
      * and gpusizer keeps the batch defaults above for the activation profile it shows */
+    const bool dsv4 = dsv4_pools(in, out->sglang_release);
     if ((c->spec_method != GS_SPEC_NONE && out->sglang_release->spec_running_cap) ||
-        c->max_num_seqs) {
-        out->max_num_seqs = c->max_num_seqs ? c->max_num_seqs : SPEC_RUNNING_REQUESTS;
+        c->max_num_seqs || dsv4) {
+        out->max_num_seqs = c->max_num_seqs                  ? c->max_num_seqs
+                            : c->spec_method != GS_SPEC_NONE ? SPEC_RUNNING_REQUESTS
+                                                             : DSV4_RUNNING_REQUESTS;
         out->seqs_cap = "the batch is larger than max_num_seqs (SGLang's "
-                        "--max-running-requests, 48 by default under speculative decoding), so "
-                        "SGLang runs at most that many requests at a time whatever the KV cache "
-                        "holds";
+                        "--max-running-requests, 48 by default under speculative decoding, 256 "
+                        "for DeepSeek-V4), so SGLang runs at most that many requests at a time "
+                        "whatever the KV cache holds";
+    }
+    if (dsv4) {
+        if (!c->block_size)
+            out->block_size = DSV4_PAGE_SIZE;
+        /* DeepSeekV4SingleKVPool stores 584-byte uint8 entries whichever dtype it is given
+         * (create_buffer asserts "448 + 64 * 2 + 8"; bfloat16 changes the NPU pool alone) */
+        if (in->kv_dtype == GS_KV_AUTO || in->kv_dtype == GS_KV_FP8 || in->kv_dtype == GS_KV_BF16)
+            out->kv_dtype = GS_KV_FP8_DS_MLA;
     }
 }
 
@@ -1244,6 +1286,176 @@ static uint64_t decode_extra_slots(const struct gs_inference_input *in,
  * SGLANG_SWA_EVICTION_INTERVAL_MULTIPLIER) */
 #define SWA_EVICTION_INTERVAL 128
 
+/* The most of the window pool one running request holds (out->window_seq_tokens): the window
+ * and the tokens that slide out of it before its next eviction, and a page; from 0.5.14
+ * SWAChunkCapPoolConfigurator's per_request, window + eviction_interval x draft tokens + page,
+ * and the decode step's allocation, a page, or under speculative decoding (overlap scheduler)
+ * 2 x get_alloc_len_per_decode, the D draft tokens (max(steps x topk, D) = D at topk 1, every
+ * listed class's default). */
+static void window_share(const struct gs_inference_input *in, struct gs_inference_result *out,
+                         uint64_t window)
+{
+    const struct gs_sglang_release *rel = out->sglang_release;
+    const uint64_t page = out->block_size ? out->block_size : 1;
+    if (!rel->swa_interval_128) {
+        out->window_seq_tokens = window + window + page;
+        return;
+    }
+    const bool spec = in->engine.spec_method != GS_SPEC_NONE;
+    const uint64_t d = spec ? speculative_draft_tokens(in, rel) : 1;
+    out->window_seq_tokens = window + SWA_EVICTION_INTERVAL * d + page + (spec ? 2 * d : page);
+}
+
+/* DeepSeek-V4's layers as DSV4PoolConfigurator counts them: all of them, and those of
+ * compress ratio 4 and 128. */
+struct dsv4_layers {
+    uint64_t all, c4, c128;
+};
+
+static void dsv4_count(const struct gs_arch *a, uint64_t first, uint64_t end, struct dsv4_layers *n)
+{
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(a, first, end, counts);
+    for (size_t i = 0; i < a->block_count; i++) {
+        n->all += counts[i];
+        n->c4 += a->blocks[i].attn.compress_ratio == 4 ? counts[i] : 0;
+        n->c128 += a->blocks[i].attn.compress_ratio == 128 ? counts[i] : 0;
+    }
+}
+
+/* The MTP layers' entries at the end of the config's compress_ratios, which 0.5.12 counts with
+ * the decoder's (the list has one entry a layer and one for each MTP layer). */
+static void dsv4_count_mtp(const struct gs_arch *a, struct dsv4_layers *n)
+{
+    for (size_t i = 0; i < a->tower_count; i++) {
+        const struct gs_tower *t = &a->towers[i];
+        if (t->part != GS_PART_MTP || t->block >= a->block_count)
+            continue;
+        const uint64_t ratio = a->blocks[t->block].attn.compress_ratio;
+        n->all += t->layers;
+        n->c4 += ratio == 4 ? t->layers : 0;
+        n->c128 += ratio == 128 ? t->layers : 0;
+    }
+}
+
+/* The compressor states' ring slots (mem_cache/deepseek_v4_memory_pool.py
+ * get_compress_state_ring_size: 8 and 128, 16 and 256 under speculative decoding, offline
+ * compression being the default, SGLANG_OPT_USE_ONLINE_COMPRESS off) */
+static uint64_t dsv4_ring(uint64_t ratio, bool spec)
+{
+    return ratio == 4 ? (spec ? 16 : 8) : (spec ? 256 : 128);
+}
+
+/* One stage's capacity by DSV4PoolConfigurator.calculate_pool_sizes: the tokens' price in the
+ * configurator's own floating-point order (_get_bytes_per_full_token, inflated by (L + 1) / L
+ * under speculative decoding for the draft's layer), the ratio-128 states from the requests where
+ * the release takes them first (_get_c128_state_fixed_bytes: rows = ceil(slots x ring + ring +
+ * 1, 128) x 128 of 2 x head_dim fp32 values a layer, slots --max-running-requests per DP rank +
+ * 1, + a decode worker's extra slots), then full = int(budget / price), in whole pages. */
+static uint64_t dsv4_stage_tokens(const struct gs_inference_input *in,
+                                  const struct gs_inference_result *out,
+                                  const struct dsv4_layers *n, uint64_t available, double *price,
+                                  uint64_t *fixed)
+{
+    const struct gs_sglang_release *rel = out->sglang_release;
+    /* the shapes model_config reads (head_dim, qk_rope_head_dim, index_head_dim, window_size):
+     * one sliding layer's, the indexer's from a compress-ratio-4 layer */
+    const struct gs_attention *s = NULL;
+    uint64_t index_dim = 0;
+    for (size_t i = 0; i < in->arch->block_count; i++) {
+        const struct gs_attention *a = &in->arch->blocks[i].attn;
+        if (s == NULL && a->window)
+            s = a;
+        if (a->index_head_dim > index_dim)
+            index_dim = a->index_head_dim;
+    }
+    if (s == NULL || n->all == 0)
+        return 0;
+    const bool spec = in->engine.spec_method != GS_SPEC_NONE;
+    const double r = (double)(in->engine.swa_full_tokens_ratio_permille
+                                  ? in->engine.swa_full_tokens_ratio_permille
+                                  : DSV4_SWA_RATIO_PERMILLE) /
+                     1000.0;
+    const uint64_t head = s->kv_lora_rank + s->qk_rope_head_dim; /* model_config head_dim */
+    const double kv = (double)(s->kv_lora_rank + 2 * s->qk_rope_head_dim + 8);
+    const double indexer = (double)(index_dim + index_dim / 128 * 4);
+    const double c4_state = (double)(2 * 2 * head * 4);
+    const double c4_indexer_state = (double)(2 * 2 * index_dim * 4);
+    const double c128_state = (double)(2 * head * 4);
+    const double window = (double)s->window; /* swa_page_size = config window_size */
+    const double c4_ratio = (double)dsv4_ring(4, spec) / window;
+    const double c128_ratio =
+        rel->dsv4_pool == GS_SGLANG_DSV4_POOL_REQUESTS ? 0 : (double)dsv4_ring(128, spec) / window;
+    const double all = (double)n->all, c4 = (double)n->c4, c128 = (double)n->c128;
+    double p = r * kv * all + 0.25 * kv * c4 + 1.0 / 128 * kv * c128 + 1.0 / 4 * indexer * c4 +
+               r * c4_ratio * c4_state * c4 + r * c128_ratio * c128_state * c128 +
+               r * c4_ratio * c4_indexer_state * c4;
+    if (spec)
+        p *= (all + 1) / all;
+    *price = p;
+    *fixed = 0;
+    bool ovf = false;
+    if (rel->dsv4_pool == GS_SGLANG_DSV4_POOL_REQUESTS && n->c128) {
+        const uint64_t running = out->max_num_seqs / attention_data(in);
+        const uint64_t slots = running + 1 + decode_extra_slots(in, rel, running);
+        const uint64_t ring = dsv4_ring(128, spec);
+        const uint64_t rows =
+            gs_div_ceil(gs_add(gs_mul(slots, ring, &ovf), ring + 1, &ovf), 128) * 128;
+        *fixed = gs_mul(gs_mul(rows, 2 * head * 4, &ovf), n->c128, &ovf);
+    }
+    if (ovf || *fixed >= available)
+        return 0;
+    const uint64_t page = out->block_size ? out->block_size : DSV4_PAGE_SIZE;
+    return (uint64_t)((double)(available - *fixed) / p) / page * page;
+}
+
+/* DeepSeek-V4's pools (gs_sglang_dsv4_pool): the tokens of capacity (max_tokens, what
+ * max_total_num_tokens logs), the window pool at r of them; under pipeline parallelism from 0.5.13
+ * each stage prices its own slice and the stage that holds the fewest tokens binds. */
+static bool sglang_dsv4_pool(const struct gs_inference_input *in, struct gs_inference_result *out,
+                             uint64_t available)
+{
+    const struct gs_sglang_release *rel = out->sglang_release;
+    const uint64_t p = in->pipeline ? in->pipeline : 1;
+    uint64_t full = UINT64_MAX;
+    for (uint64_t stage = 0; stage < p; stage++) {
+        if (in->has_stage && in->stage < p && stage != in->stage)
+            continue;
+        struct dsv4_layers n = {0, 0, 0};
+        if (rel->dsv4_pool == GS_SGLANG_DSV4_POOL_WHOLE) {
+            dsv4_count(in->arch, 0, in->arch->num_hidden_layers, &n);
+            dsv4_count_mtp(in->arch, &n);
+        } else {
+            uint64_t first = 0, end = in->arch->num_hidden_layers;
+            if (p > 1)
+                gs_arch_stage(in->arch, &in->stages, p, stage, &first, &end);
+            dsv4_count(in->arch, first, end, &n);
+        }
+        double price = 0;
+        uint64_t fixed = 0;
+        const uint64_t tokens = dsv4_stage_tokens(in, out, &n, available, &price, &fixed);
+        if (tokens < full) {
+            full = tokens;
+            out->dsv4_token_bytes = (uint64_t)price + ((double)(uint64_t)price < price);
+            out->dsv4_state_bytes = fixed;
+        }
+    }
+    if (full == UINT64_MAX)
+        return false;
+    const uint64_t page = out->block_size ? out->block_size : DSV4_PAGE_SIZE;
+    const uint64_t r = in->engine.swa_full_tokens_ratio_permille
+                           ? in->engine.swa_full_tokens_ratio_permille
+                           : DSV4_SWA_RATIO_PERMILLE;
+    out->max_tokens = full;
+    out->reported_tokens = full;
+    out->blocks = full / page;
+    /* int(full x swa_ratio) // page x page, in the configurator's floating point */
+    out->window_pool_tokens = (uint64_t)((double)full * ((double)r / 1000.0)) / page * page;
+    out->window_ratio_permille = r;
+    out->window_dsv4 = true;
+    return true;
+}
+
 /* A hybrid sliding-window model's two pools (gs_engine_ops.window_pool), by the release's
  * rule (enum gs_sglang_swa_pool): F nf and S ns are the full and window layers' bytes a token
  * on this tensor rank, of the whole model whatever the pipeline stage (the configurator counts
@@ -1255,6 +1467,12 @@ static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_in
 {
     const struct gs_sglang_release *rel = out->sglang_release;
     const struct gs_kv_layout *stage = &out->kv;
+    if (dsv4_pools(in, rel) && !in->engine.one_kv_pool) {
+        if (!sglang_dsv4_pool(in, out, available))
+            return false;
+        window_share(in, out, stage->sliding_window);
+        return true;
+    }
     if (rel == NULL || rel->swa_pool == GS_SGLANG_SWA_POOL_NONE || in->engine.one_kv_pool ||
         stage->full_layers == 0 || stage->window_layers == 0 || stage->recurrent_layers ||
         stage->cross_token_bytes || stage->indexer_token_bytes ||
@@ -1309,17 +1527,7 @@ static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_in
     out->window_pool_tokens = full * r / 1000 / page * page;
     out->window_ratio_permille = r;
     const uint64_t window = stage->sliding_window;
-    if (!rel->swa_interval_128) {
-        out->window_seq_tokens = window + window + page;
-    } else {
-        /* SWAChunkCapPoolConfigurator's per_request: window + eviction_interval x draft
-         * tokens + page, and the decode step's allocation, a page, or under speculative
-         * decoding (overlap scheduler) 2 x get_alloc_len_per_decode, the D draft tokens (max(steps
-         * x topk, D) = D at topk 1, every listed class's default) */
-        const bool spec = in->engine.spec_method != GS_SPEC_NONE;
-        const uint64_t d = spec ? speculative_draft_tokens(in, rel) : 1;
-        out->window_seq_tokens = window + SWA_EVICTION_INTERVAL * d + page + (spec ? 2 * d : page);
-    }
+    window_share(in, out, window);
     const bool decode = in->engine.disaggregation == GS_SGLANG_ROLE_DECODE;
     if (rel->swa_chunk_cap && in->engine.max_num_seqs &&
         (decode || in->engine.prefix_caching == GS_CHUNKED_PREFILL_OFF)) {
@@ -1399,10 +1607,7 @@ static const char *const deepseek_nsa_classes[] = {"DeepseekV3ForCausalLM",
                                                    "GlmMoeDsaForCausalLM",
                                                    NULL};
 
-/* configs/model_config.py is_deepseek_v4 (the breakable rule "DeepSeek-V4 (heavy capture-pool
- * memory pressure)") and is_nemotron_h */
-static const char *const deepseek_v4_classes[] = {
-    "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "DeepseekV4ForCausalLMDSpark", NULL};
+/* configs/model_config.py is_nemotron_h */
 static const char *const nemotron_h_classes[] = {
     "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "NemotronHForCausalLMMTP", NULL};
 
@@ -1996,7 +2201,47 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
     sglang_reserve_notes(c, r, n);
-    if (r->window_pool_tokens && n->assume_value) {
+    if (r->kv_dtype == GS_KV_FP8_DS_MLA && n->assume) /* set for DeepSeek-V4 alone */
+        n->assume(n->ctx, "kv_cache_dtype",
+                  "DeepSeek-V4's cache in SGLang's one CUDA layout (auto is fp8_e4m3; bfloat16 "
+                  "changes the NPU pool alone): 448 fp8 values, the 64 rotary values in bf16 "
+                  "and 8 scale bytes, 584 bytes a token and layer, the layout gpusizer names "
+                  "fp8_ds_mla",
+                  "SGLang arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults (from 0.5.15 "
+                  "arg_groups/overrides.py _deepseek_v4_kv_cache_dtype); "
+                  "mem_cache/deepseek_v4_memory_pool.py DeepSeekV4SingleKVPool.create_buffer");
+    if (r->window_dsv4 && n->assume_value) {
+        n->assume_value(
+            n->ctx, "window_pool_tokens", r->window_pool_tokens,
+            "DeepSeek-V4's pools: the tokens of capacity (max_tokens, as max_total_num_tokens) "
+            "are the budget less the ratio-128 compressor states (0.5.15 on) over what one "
+            "costs: r x 584 bytes on every layer for the window pool (r "
+            "--swa-full-tokens-ratio, 0.1 for DeepSeek-V4), 584 / 4 and the indexer's 132 / 4 "
+            "on each compress-ratio-4 layer, 584 / 128 on each ratio-128 layer, and the fp32 "
+            "compressor states' rings per window-pool page (before 0.5.15 the ratio-128 ones "
+            "too), x (layers + 1) / layers under speculative decoding; the window pool holds r "
+            "of them, each in pages of 256 tokens, and a request at most the window, the "
+            "eviction interval and two pages of it",
+            "SGLang model_executor/pool_configurator.py DSV4PoolConfigurator (v0.5.12 to v0.5.18 "
+            "tags and main of August 2026); mem_cache/deepseek_v4_memory_pool.py "
+            "get_compress_state_ring_size; managers/schedule_batch.py maybe_evict_swa");
+        n->assume_value(n->ctx, "dsv4_token_bytes", r->dsv4_token_bytes,
+                        "what one token of DeepSeek-V4's capacity costs on this GPU as "
+                        "SGLang's configurator prices it (bytes_per_full_token, rounded "
+                        "up), whatever the cache's element format",
+                        "SGLang pool_configurator.py DSV4PoolConfigurator "
+                        "_get_bytes_per_full_token");
+        if (r->dsv4_state_bytes)
+            n->assume_value(n->ctx, "dsv4_c128_state_bytes", r->dsv4_state_bytes,
+                            "DeepSeek-V4's ratio-128 compressor states, request-scoped from "
+                            "0.5.15 and taken from the budget before its tokens: a ring of "
+                            "128 rows (256 under speculative decoding) of 2 x head_dim fp32 "
+                            "values for each of --max-running-requests + 1 slots (+ a decode "
+                            "worker's extra slots), + a ring and a row, in multiples of 128 "
+                            "rows, on every ratio-128 layer",
+                            "SGLang pool_configurator.py DSV4PoolConfigurator "
+                            "_get_c128_state_fixed_bytes");
+    } else if (r->window_pool_tokens && n->assume_value) {
         static const char *const rules[] = {
             [GS_SGLANG_SWA_POOL_UNIFORM] =
                 "SGLang's hybrid SWA memory: the budget's tokens at a full layer's bytes on every "
@@ -2238,6 +2483,17 @@ static const char *sglang_refusal(const struct gs_inference_input *in,
                "indexer kernels) runs on Hopper and Blackwell only: DeepSeek-V3.2, GLM-5 and "
                "DeepSeek-V4 have no CUDA path below compute capability 9.0 (issue #35420); serve "
                "this model on Hopper or Blackwell GPUs";
+    /* DeepSeek-V4's cache formats: apply_deepseek_v4_defaults asserts kv_cache_dtype in
+     * ["fp8_e4m3"] (v0.5.12-v0.5.13 tags), ["fp8_e4m3", "bfloat16"] from v0.5.14 */
+    const enum gs_kv_dtype kv = in->kv_dtype;
+    if (dsv4_pools(in, rel) && kv != GS_KV_AUTO && kv != GS_KV_FP8 && kv != GS_KV_FP8_DS_MLA &&
+        (kv != GS_KV_BF16 || v < 514))
+        return v < 514 ? "SGLang 0.5.12-0.5.13 keep DeepSeek-V4's cache in fp8_e4m3 alone "
+                         "(apply_deepseek_v4_defaults asserts kv_cache_dtype in [\"fp8_e4m3\"]); "
+                         "ask for kv_cache_dtype auto or fp8"
+                       : "SGLang keeps DeepSeek-V4's cache in fp8_e4m3 or bfloat16 alone "
+                         "(apply_deepseek_v4_defaults asserts kv_cache_dtype in [\"fp8_e4m3\", "
+                         "\"bfloat16\"]); ask for kv_cache_dtype auto, fp8 or bf16";
     /* quantization/fp8.py Fp8MoEMethod has no Marlin path (its linears do, from PR #8990): PR
      * #9754 closed, PR #30681 open in September 2026 */
     const bool fp8 = gs_weight_format_fp8((enum gs_weight_format)in->weight_format);
@@ -2314,7 +2570,9 @@ const struct gs_engine_ops gs_engine_sglang = {
         "disaggregated worker's own terms from 0.5.15 (--disaggregation-mode); 4096-token "
         "chunks under 35 GiB from 0.5.20 (PR #37898); "
         "model_runner.profile_max_num_token; core/src/sglang.c",
-    .block_source = "SGLang server_args page_size default 1 (token-granular pool)",
+    .block_source = "SGLang server_args page_size default 1 (token-granular pool); 256 for "
+                    "DeepSeek-V4 (arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults, "
+                    "from 0.5.15 arg_groups/overrides.py _deepseek_v4_overrides)",
     .rope_source = "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)",
     .slack_detail = GS_ENGINE_SLACK_FREE_MEMORY,
     .cpu_offload = true,

@@ -5,7 +5,7 @@
  * which also compares the published totals), active parameters, the MTP layers
  * and the buffers the checkpoint stores beside them, the KV cache per token
  * (bf16 and fp8_ds_mla, tensor parallelism 1 and 8), the checkpoint's MXFP4
- * experts, reader errors, and a vLLM serving estimate.
+ * experts, reader errors, a vLLM serving estimate and SGLang's DeepSeek-V4 pools.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +19,8 @@
 #include "gs/estimate.h"
 #include "gs/framework.h"
 #include "gs/inference.h"
+#include "gs/sglang.h"
+#include "gs/speculative.h"
 #include "gs/weights.h"
 #include "readers/models.h"
 
@@ -424,6 +426,143 @@ static void test_deepseek_v4_serving(void **state)
     assert_true(e.per_gpu.weights_bytes < e.params.total / 2);
 }
 
+/* SGLang's inputs for DeepSeek-V4-Flash: 40 GB of weights on a 150 GB GPU, 1 GB outside torch,
+ * mem_fraction_static 0.9, one sequence of 131,072 tokens; the pool rule leaves A =
+ * 93,831,564,544 bytes (0.9 x 149e9 less the weights, the rotary tables and the allocator's
+ * rounding: test_sglang_rule's arithmetic). */
+static struct gs_inference_input sglang_flash(const struct gs_arch *a, uint32_t version)
+{
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = a;
+    in.weights_bytes = 40000000000ULL;
+    in.batch_size = 1;
+    in.context_length = 131072;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 2;
+    in.gpu.total_bytes = 150000000000ULL;
+    in.engine.engine = GS_ENGINE_SGLANG;
+    in.engine.version = version;
+    in.engine.has_non_torch_bytes = true;
+    in.engine.non_torch_bytes = 1000000000;
+    in.engine.mem_fraction_static_permille = 900;
+    return in;
+}
+
+#define SGLANG_FLASH_A 93831564544LL
+
+/* SGLang sizes DeepSeek-V4's cache with DSV4PoolConfigurator (docs/engines.md, "DeepSeek-V4's
+ * pools"). Flash's compress_ratios: [0, 0] + [4, 128] x 20 + [4] for the 43 layers and a 0 for
+ * the MTP layer, so 21 layers of ratio 4 and 20 of ratio 128; entries of 448 + 2 x 64 + 8 = 584
+ * bytes, indexer keys of 128 + 4 = 132, compressor state rows of 2 x 2 x 512 x 4 = 8,192 (ratio
+ * 4), 2 x 2 x 128 x 4 = 2,048 (its indexer) and 2 x 512 x 4 = 4,096 (ratio 128), rings of 8 and
+ * 128 slots per 128 window tokens; r = 0.1, pages of 256 tokens. */
+static void test_deepseek_v4_sglang_pools(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    struct gs_inference_input in = sglang_flash(&a, 518);
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.kv_bytes, SGLANG_FLASH_A);
+    /* the server defaults: page 256, 256 running requests, the fp8 layout (584 a layer) */
+    assert_int_equal(r.block_size, 256);
+    assert_int_equal(r.max_num_seqs, 256);
+    assert_non_null(r.seqs_cap);
+    assert_int_equal(r.kv_dtype, GS_KV_FP8_DS_MLA);
+    assert_int_equal(r.kv.bytes_per_token, 28270);
+    assert_true(r.window_dsv4);
+    /* 0.5.18: 0.1 x 584 x 43 + 584 x 21 / 4 + 584 x 20 / 128 + 132 x 21 / 4 + 0.1 x 8 / 128 x
+     * (8,192 + 2,048) x 21 = 2,511.2 + 3,066 + 91.25 + 693 + 1,344 = 7,705.45 bytes a token; the
+     * ratio-128 states first: 257 slots x 128 + 129 = 33,025 rows, 33,152 in multiples of 128,
+     * x 4,096 x 20 = 2,715,811,840; (A - that) / 7,705.45 = 11,824,816.7, 11,824,640 in pages,
+     * the window pool int(0.1 x that) = 1,182,464 in pages */
+    assert_int_equal(r.dsv4_state_bytes, 2715811840ULL);
+    assert_int_equal(r.dsv4_token_bytes, 7706);
+    assert_int_equal(r.max_tokens, 11824640);
+    assert_int_equal(r.reported_tokens, 11824640);
+    assert_int_equal(r.blocks, 11824640 / 256);
+    assert_int_equal(r.window_pool_tokens, 1182464);
+    /* a request holds at most 128 + 128 + 256 + 256 window-pool tokens: the sequences of 131,072
+     * tokens are the capacity's, 11,824,640 / 131,072 = 90 */
+    assert_int_equal(r.window_seq_tokens, 768);
+    assert_int_equal(r.max_concurrency, 90);
+    assert_true(r.starts);
+
+    /* --swa-full-tokens-ratio 0.5: 0.5 x 584 x 43 + 3,066 + 91.25 + 693 + 0.5 x 0.0625 x 10,240
+     * x 21 = 23,126.25; (A - 2,715,811,840) / that = 3,939,982.9, 3,939,840 in pages; window
+     * 1,969,920 */
+    in.engine.swa_full_tokens_ratio_permille = 500;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.max_tokens, 3939840);
+    assert_int_equal(r.window_pool_tokens, 1969920);
+    in.engine.swa_full_tokens_ratio_permille = 0;
+
+    /* a decode worker of 16 requests: 16 + 32 extra + 1 slots, 49 x 128 + 129 = 6,401 rows,
+     * 6,528 in multiples of 128, x 4,096 x 20 = 534,773,760; (A - that) / 7,705.45 ->
+     * 12,107,776 */
+    in.engine.disaggregation = GS_SGLANG_ROLE_DECODE;
+    in.engine.max_num_seqs = 16;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.dsv4_state_bytes, 534773760ULL);
+    assert_int_equal(r.max_tokens, 12107776);
+    in.engine.disaggregation = 0;
+    in.engine.max_num_seqs = 0;
+
+    /* MTP: 48 running requests, rings of 16 and 256: 0.1 x 16 / 128 x 10,240 x 21 = 2,688, the
+     * price 2,511.2 + 3,066 + 91.25 + 693 + 2,688 = 9,049.45 x 44 / 43 = 9,259.90; states 49 x
+     * 256 + 257 = 12,801 rows, 12,928 x 4,096 x 20 = 1,059,061,760; -> 10,018,560 */
+    in.engine.spec_method = GS_SPEC_MTP;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.max_num_seqs, 48);
+    assert_int_equal(r.dsv4_state_bytes, 1059061760ULL);
+    assert_int_equal(r.max_tokens, 10018560);
+    in.engine.spec_method = GS_SPEC_NONE;
+
+    /* 0.5.12: the whole list, 44 entries with the MTP layer's, and the ratio-128 states priced
+     * per window token: 0.1 x 584 x 44 + 3,066 + 91.25 + 693 + 1,344 + 0.1 x 128 / 128 x 4,096
+     * x 20 = 15,955.85; A / that = 5,880,696.5 -> 5,880,576 */
+    in.engine.version = 512;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.dsv4_state_bytes, 0);
+    assert_int_equal(r.max_tokens, 5880576);
+    /* 0.5.13-0.5.14: the 43 layers' slice, 15,897.45 -> 5,902,080; under two pipeline stages
+     * (layers 0-21 and 22-42) each its own slice, the second binding: 0.1 x 584 x 21 + 584 x 11
+     * / 4 + 584 x 10 / 128 + 132 x 11 / 4 + 0.1 x 0.0625 x 10,240 x 11 + 0.1 x 4,096 x 10 =
+     * 8,041.03 -> 11,668,992 */
+    in.engine.version = 514;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.max_tokens, 5902080);
+    in.pipeline = 2;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.max_tokens, 11668992);
+    in.pipeline = 1;
+
+    /* the formats SGLang takes for it: bf16 from 0.5.14 (the CUDA pool's entries the same 584
+     * bytes), fp8_e4m3 alone before; fp16 never */
+    in.kv_dtype = GS_KV_BF16;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.starts);
+    assert_int_equal(r.kv.bytes_per_token, 28270);
+    assert_int_equal(r.max_tokens, 5902080);
+    in.engine.version = 513;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.starts);
+    assert_non_null(strstr(r.binding, "fp8_e4m3"));
+    in.engine.version = 518;
+    in.kv_dtype = GS_KV_FP16;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.starts);
+    in.kv_dtype = GS_KV_AUTO;
+
+    /* inference.disable_hybrid_swa_memory: one pool, every layer every token (what SGLang does
+     * with the flag for DeepSeek-V4 was not established) */
+    in.engine.one_kv_pool = true;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.window_dsv4);
+    assert_int_equal(r.window_pool_tokens, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_glm5_cache),
         cmocka_unit_test(test_glm5_errors),
         cmocka_unit_test(test_deepseek_v4_serving),
+        cmocka_unit_test(test_deepseek_v4_sglang_pools),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -381,6 +381,9 @@ struct gs_inference_result {
     uint64_t kv_groups, kv_group_layers;   /* vLLM's hybrid allocator: groups, layers per group */
     struct gs_kv_layout kv;
     uint64_t block_size, max_num_batched_tokens, max_num_seqs;
+    enum gs_kv_dtype kv_dtype;    /* the cache's format as the engine resolves the request's
+                                     kv_cache_dtype for this model (SGLang keeps DeepSeek-V4's in
+                                     fp8 whatever "auto" says); GS_KV_AUTO: as the request asks */
     const char *seqs_cap;         /* where max_num_seqs bounds the sequences the engine runs at
                                      once whatever the cache holds, what it is (the warning
                                      batch_exceeds_max_num_seqs); NULL where it does not */
@@ -402,6 +405,14 @@ struct gs_inference_result {
     uint64_t window_ratio_permille; /* ... and the ratio of its tokens to the full pool's, x 1000 */
     bool window_chunk_cap;          /* ... sized from the running requests rather than the ratio
                                        (SGLang's SWAChunkCapPoolConfigurator) */
+    bool window_dsv4;               /* ... DeepSeek-V4's pools (SGLang's DSV4PoolConfigurator):
+                                       max_tokens the tokens of capacity, each a window-pool
+                                       share, compressed entries, indexer keys and compressor
+                                       states (gs_sglang_dsv4_pool) */
+    uint64_t dsv4_token_bytes;      /* ... what one token of that capacity costs as the
+                                       configurator prices it, rounded up */
+    uint64_t dsv4_state_bytes;      /* ... the ratio-128 compressor states taken from the budget
+                                       before the tokens (0.5.15 on); 0: none */
     uint64_t state_slots;         /* where the engine keeps recurrent states in a pool of their own
                                      (gs_engine_ops.state_pool, SGLang's Mamba pool): its slots */
     uint64_t state_pool_bytes;    /* ... and its bytes as the engine allocates them, taken from

@@ -200,6 +200,28 @@ enum gs_sglang_swa_pool {
                                     full = budget / (F nf + r S ns) */
 };
 
+/* How a release sizes DeepSeek-V4's cache (configs/model_config.py is_deepseek_v4 with hybrid
+ * SWA memory on: pool_configurator.py DSV4PoolConfigurator, from the model's first release,
+ * 0.5.12). A token of capacity ("full") costs, on every tensor rank, r x 584 bytes on every layer
+ * (the window pool, r --swa-full-tokens-ratio, 0.1 for DeepSeek-V4), 584 / 4 and the indexer's
+ * 132 / 4 on each compress-ratio-4 layer, 584 / 128 on each ratio-128 layer, and the compressor
+ * states' rings (fp32: 8 slots of 2 x 2 x head_dim x 4 bytes and the indexer's 2 x 2 x
+ * index_head_dim x 4 for every 128 window tokens on each ratio-4 layer; 128 slots of 2 x
+ * head_dim x 4 bytes on each ratio-128 layer), the releases differing in the layers counted
+ * and in where the ratio-128 states go. */
+enum gs_sglang_dsv4_pool {
+    GS_SGLANG_DSV4_POOL_NONE,     /* before 0.5.12: the class is not served */
+    GS_SGLANG_DSV4_POOL_WHOLE,    /* 0.5.12: the config's whole compress_ratios list (the
+                                     decoder layers and the MTP layer's entry), the ratio-128
+                                     states priced per window-pool token */
+    GS_SGLANG_DSV4_POOL_STAGE,    /* 0.5.13-0.5.14: the pipeline stage's slice of the list
+                                     (compress_ratios[start_layer:end_layer]) */
+    GS_SGLANG_DSV4_POOL_REQUESTS, /* 0.5.15 on: ... and the ratio-128 states request-scoped, a
+                                     ring of 128 rows for each of --max-running-requests + 1
+                                     slots (+ a decode worker's extra slots) taken from the
+                                     budget before the tokens (_get_c128_state_fixed_bytes) */
+};
+
 struct gs_sglang_release {
     uint32_t from;         /* first release, major * 10000 + minor * 100 + patch */
     const char *name;      /* "0.5.3" */
@@ -289,6 +311,7 @@ struct gs_sglang_release {
                                tag, for EAGLE, EAGLE-3 and NEXTN; NGRAM and STANDALONE set it
                                from their first releases) */
     enum gs_sglang_swa_pool swa_pool; /* a hybrid sliding-window model's two pools */
+    enum gs_sglang_dsv4_pool dsv4_pool; /* DeepSeek-V4's pools */
     bool swa_interval_128; /* a decoding request frees the window pool's tokens that slid out
                               every SGLANG_SWA_EVICTION_INTERVAL (128) steps (0.5.14 on:
                               ScheduleBatch.maybe_evict_swa); before, every window's worth
