@@ -158,9 +158,58 @@ static void add_window(struct gs_kv_layout *out, const struct gs_attention *s, u
         }
     }
     if (out->window_count < GS_BLOCKS_MAX)
-        out->windows[out->window_count++] = (struct gs_kv_window){s->window, chunked, layers, bytes};
+        out->windows[out->window_count++] =
+            (struct gs_kv_window){s->window, chunked, layers, bytes, 0, 0};
     if (s->window > out->sliding_window)
         out->sliding_window = s->window;
+}
+
+/* A kv-shared block's layers (gs_kv_layout's shared fields): with their window kind, else with
+ * the full layers. */
+static void add_shared(struct gs_kv_layout *out, const struct gs_attention *s, uint64_t layers,
+                       uint64_t bytes, bool *ovf)
+{
+    const bool windowed = s->span != GS_SPAN_FULL && s->window != 0;
+    const bool chunked = s->span == GS_SPAN_CHUNKED;
+    for (size_t i = 0; windowed && i < out->window_count; i++) {
+        struct gs_kv_window *w = &out->windows[i];
+        if (w->window == s->window && w->chunked == chunked) {
+            w->shared_layers += layers;
+            w->shared_token_bytes = gs_add(w->shared_token_bytes, bytes, ovf);
+            return;
+        }
+    }
+    out->shared_full_layers += layers;
+    out->shared_full_token_bytes = gs_add(out->shared_full_token_bytes, bytes, ovf);
+}
+
+/* What the kv-shared layers of `kv` would hold a token on this GPU. */
+static uint64_t shared_bytes(const struct gs_kv_layout *kv, bool *ovf)
+{
+    uint64_t all = kv->shared_full_token_bytes;
+    for (size_t i = 0; i < kv->window_count; i++)
+        all = gs_add(all, kv->windows[i].shared_token_bytes, ovf);
+    return all;
+}
+
+void gs_kv_layout_with_shared(struct gs_kv_layout *kv)
+{
+    bool ovf = false; /* sums of figures the layout computed without overflow */
+    const uint64_t all = shared_bytes(kv, &ovf);
+    kv->full_layers += kv->shared_full_layers;
+    kv->full_token_bytes = gs_add(kv->full_token_bytes, kv->shared_full_token_bytes, &ovf);
+    for (size_t i = 0; i < kv->window_count; i++) {
+        struct gs_kv_window *w = &kv->windows[i];
+        w->layers += w->shared_layers;
+        w->token_bytes = gs_add(w->token_bytes, w->shared_token_bytes, &ovf);
+        kv->window_layers += w->shared_layers;
+        w->shared_layers = w->shared_token_bytes = 0;
+    }
+    kv->bytes_per_token = gs_add(kv->bytes_per_token, all, &ovf);
+    kv->bytes_per_token_total =
+        gs_add(kv->bytes_per_token_total, kv->shared_token_bytes_total, &ovf);
+    kv->shared_full_layers = kv->shared_full_token_bytes = kv->shared_token_bytes_total = 0;
+    (void)ovf;
 }
 
 /* The layout of decoder layers [first, end) on one GPU. */
@@ -198,9 +247,13 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
             one = gs_div_ceil(one, 256) * 256; /* align_to_256bytes */
         if (one == 0 || (!b->attn.cached && b->mixer == GS_MIXER_ATTENTION))
             continue; /* encoder-only attention: no cache (EncoderOnlyAttentionSpec) */
-        if (b->attn.kv_shared)
-            continue; /* reads an earlier layer's cache: vLLM gives a layer with a
-                         kv_sharing_target_layer_name no KV cache spec of its own */
+        if (b->attn.kv_shared) {
+            /* reads an earlier layer's cache: vLLM gives a layer with a
+             * kv_sharing_target_layer_name no KV cache spec of its own; what it would hold is
+             * kept apart (gs_kv_layout_with_shared) */
+            add_shared(out, &b->attn, n, gs_mul(one, n, ovf), ovf);
+            continue;
+        }
         if (out->layer_token_bytes == 0)
             out->layer_token_bytes = one;
         const uint64_t bytes = gs_mul(one, n, ovf);
@@ -263,6 +316,7 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
     if (p == 1) { /* one stage of every layer, for this GPU and (times t) for all of them */
         stage_layout(a, dtype, e, sm, t, 0, a->num_hidden_layers, pad_mla, out, &ovf);
         out->bytes_per_token_total = gs_mul(out->bytes_per_token, t, &ovf);
+        out->shared_token_bytes_total = gs_mul(shared_bytes(out, &ovf), t, &ovf);
         if (ovf)
             return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
         return GS_OK;
@@ -286,6 +340,7 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
     struct gs_kv_layout whole;
     stage_layout(a, dtype, e, sm, t, 0, a->num_hidden_layers, pad_mla, &whole, &ovf);
     out->bytes_per_token_total = gs_mul(whole.bytes_per_token, t, &ovf);
+    out->shared_token_bytes_total = gs_mul(shared_bytes(&whole, &ovf), t, &ovf);
     if (ovf)
         return gs_error_add(err, GS_ERR_RANGE, "", "the KV cache size overflows 64 bits");
     return GS_OK;

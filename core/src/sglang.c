@@ -1089,8 +1089,15 @@ static struct gs_state_dtypes sglang_state_dtypes(const struct gs_inference_inpu
                                     GS_STATE_REACH_ALL};
 }
 
+/* SGLang's view of the layout: the recurrent states in its dtypes, and the layers that read an
+ * earlier layer's cache (Gemma 3n / 4's num_kv_shared_layers) priced as layers with a cache of
+ * their own - its pools allocate a buffer for each of num_effective_layers
+ * (model_runner_components/layer_setup.py; MHATokenToKVPool, SWAKVPool over
+ * get_hybrid_layer_ids' lists of every layer), the models just never write the shared ones
+ * (models/gemma3n_causal.py, gemma4_causal.py: save_kv_cache=False). */
 static void sglang_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
+    gs_kv_layout_with_shared(&out->kv);
     const struct gs_state_dtypes dtypes = sglang_state_dtypes(in, out->sglang_release);
     gs_engine_state_bytes(in, &dtypes, &out->kv);
 }
@@ -1483,8 +1490,7 @@ static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_in
         gs_kv_layout_memo(in->arch, in->kv_dtype, in->model_bytes, in->tensor ? in->tensor : 1, 1,
                           UINT64_MAX, false, NULL, in->kv_memo, &whole, NULL) != GS_OK)
         return false;
-    /* layers that read another layer's cache (Gemma 3n / 4's num_kv_shared_layers): the
-     * configurator's layer lists count them, the layout does not - not sized this way */
+    gs_kv_layout_with_shared(&whole); /* the configurator's layer lists count every layer */
     if (whole.full_layers + whole.window_layers != in->arch->num_hidden_layers)
         return false;
     uint64_t window_bytes = 0; /* S ns */

@@ -742,12 +742,32 @@ static void test_sglang_hybrid_swa_pools(void **state)
     A = (uint64_t)r.budget.kv_bytes;
     assert_int_equal(r.max_tokens, A * 1000 / (20480ULL * 1000 + 204800ULL * 800));
     assert_int_equal(r.window_seq_tokens, 1024 + 128 + 1 + 1);
-    /* layers reading another's cache (num_kv_shared_layers, Gemma 4 E2B / E4B): one pool */
+    /* layers reading another's cache (num_kv_shared_layers, Gemma 4 E2B / E4B): SGLang's pools
+     * keep a buffer for each of them all the same and its layer lists count them, so the last 10
+     * layers shared change nothing: the same 5 full and 25 sliding layers, the same split */
+    const uint64_t unshared_token_bytes = r.kv.bytes_per_token;
     const struct gs_arch shared = fixture_arch_file_set_in(
         "gemma4/google__gemma-4-26B-A4B.json", "text_config", "num_kv_shared_layers", "10");
     in.arch = &shared;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.full_layers, 5);
+    assert_int_equal(r.kv.window_layers, 25);
+    assert_int_equal(r.kv.bytes_per_token, unshared_token_bytes);
+    A = (uint64_t)r.budget.kv_bytes;
+    assert_int_equal(r.max_tokens, A * 1000 / (20480ULL * 1000 + 204800ULL * 800));
+    assert_true(r.window_pool_tokens > 0);
+    /* one pool (inference.disable_hybrid_swa_memory, or a model SGLang keeps in one): every
+     * layer, the shared ones too, every token */
+    in.engine.one_kv_pool = true;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.window_pool_tokens, 0);
+    assert_int_equal(r.max_tokens, (uint64_t)r.budget.kv_bytes / unshared_token_bytes);
+    in.engine.one_kv_pool = false;
+    /* vLLM gives them no cache: the first 20 layers' worth */
+    in.engine.engine = GS_ENGINE_VLLM;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.full_layers + r.kv.window_layers, 20);
+    in.engine.engine = GS_ENGINE_SGLANG;
 }
 
 /* A --disaggregation-mode decode worker's state pool for a hybrid

@@ -65,7 +65,11 @@ struct gs_kv_window {
     uint64_t window;      /* tokens */
     bool chunked;         /* chunked local attention rather than a sliding window */
     uint64_t layers;
-    uint64_t token_bytes; /* per token, all these layers */
+    uint64_t token_bytes;   /* per token, all these layers */
+    uint64_t shared_layers; /* layers of this kind that read an earlier layer's cache
+                               (kv_shared): not in `layers`, see gs_kv_layout_with_shared */
+    uint64_t
+        shared_token_bytes; /* ... and what they would hold a token with a cache of their own */
 };
 
 /* KV cache and recurrent state on one GPU, by layer kind. */
@@ -90,7 +94,19 @@ struct gs_kv_layout {
     uint64_t bytes_per_token;    /* K/V (or latent) of every attention layer on this GPU, windowed
                                     ones included, as if every layer held every token */
     uint64_t bytes_per_token_total; /* across the tensor x pipeline group */
+    /* Layers that read an earlier layer's cache (Gemma 3n / 4's num_kv_shared_layers) hold none
+     * and are in no count above (vLLM gives them no KV cache spec); what they would hold were
+     * they given their own, for an engine that allocates it anyway: the full-attention ones here
+     * (and those of a window kind no other layer has), the window ones in windows[]. */
+    uint64_t shared_full_layers, shared_full_token_bytes;
+    uint64_t shared_token_bytes_total; /* all of them, across the tensor x pipeline group */
 };
+
+/* Counts the kv-shared layers of `kv` as layers holding their own cache, as an engine that
+ * allocates every layer's whatever it reads does (SGLang: its pools have a buffer for each of
+ * num_effective_layers, and its hybrid layer lists count every layer); their share fields are
+ * zeroed, so a second call changes nothing. */
+void gs_kv_layout_with_shared(struct gs_kv_layout *kv);
 
 /* `model_bytes`: bytes per element of the model dtype (for `auto`).
  * Errors: "/inference/kv_cache_dtype" for a dtype the architecture cannot use.
