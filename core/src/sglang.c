@@ -909,6 +909,52 @@ static bool dsv4_pools(const struct gs_inference_input *in, const struct gs_sgla
 #define DSV4_RUNNING_REQUESTS   256
 #define DSV4_SWA_RATIO_PERMILLE 100
 
+/* DeepSeek's sparse-attention models (DeepSeek-V3.2, GLM-5: is_deepseek_nsa, later
+ * is_deepseek_dsa) on CUDA, read at the tags v0.5.3-v0.5.18: pages of 64 tokens from their first
+ * release ("Setting page size to 64 for DeepSeek NSA"); from v0.5.5 kv_cache_dtype auto is
+ * fp8_e4m3 on compute capability 10 and above, bfloat16 below, and an fp8 cache is stored with
+ * its scales (kv_lora_rank fp8 values + 4 bytes a 128 of them + the rotary values in bf16: the
+ * 656-byte fp8_ds_mla entry, model_runner's override_kv_cache_dim) unless the trtllm backend
+ * runs it, which from v0.5.10 is the fp8 default on compute capability 10 and above
+ * (_set_default_nsa_backends / _set_default_dsa_backends) and takes the plain 576-byte entry
+ * (calculate_mla_kv_cache_dim). */
+#define DSA_PAGE_SIZE 64
+
+/* The assumption kv_cache_dtype where SGLang's format for the model is not the request's. */
+static const char dsa_fp8_scaled[] =
+    "DeepSeek sparse attention's fp8 cache with its scales: 512 fp8 latent values, 4 bytes of "
+    "scales a 128 of them and the 64 rotary values in bf16, 656 bytes a token and layer "
+    "(fp8_ds_mla); kv_cache_dtype auto is fp8_e4m3 on compute capability 10 and above, bfloat16 "
+    "below (0.5.5 on)";
+static const char dsa_fp8_plain[] =
+    "DeepSeek sparse attention's fp8 cache under the trtllm backend, SGLang's fp8 default on "
+    "compute capability 10 and above from 0.5.10: the plain 576-byte entry (kv_cache_dtype auto is "
+    "fp8_e4m3 there)";
+static const char dsa_dtype_source[] =
+    "SGLang server_args.py (from 0.5.15 arg_groups/overrides.py) _dsa_kv_cache_dtype_default and "
+    "_set_default_dsa_backends; kv_cache_configurator.py calculate_mla_kv_cache_dim";
+static const char dsv4_dtype[] =
+    "DeepSeek-V4's cache in SGLang's one CUDA layout (auto is fp8_e4m3; bfloat16 changes the NPU "
+    "pool alone): 448 fp8 values, the 64 rotary values in bf16 and 8 scale bytes, 584 bytes a "
+    "token and layer, the layout gpusizer names fp8_ds_mla";
+static const char dsv4_dtype_source[] =
+    "SGLang arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults (from 0.5.15 "
+    "arg_groups/overrides.py _deepseek_v4_kv_cache_dtype); mem_cache/deepseek_v4_memory_pool.py "
+    "DeepSeekV4SingleKVPool.create_buffer";
+
+static enum gs_kv_dtype dsa_kv_dtype(const struct gs_inference_input *in, uint32_t version)
+{
+    const bool blackwell = (enum gs_hw)in->gpu.hw == GS_HW_BLACKWELL;
+    enum gs_kv_dtype d = in->kv_dtype;
+    if (version < 505)
+        return GS_KV_AUTO; /* as asked */
+    if (d == GS_KV_AUTO && blackwell)
+        d = GS_KV_FP8;
+    if (d == GS_KV_FP8 || d == GS_KV_FP8_DS_MLA)
+        return version >= 510 && blackwell ? GS_KV_FP8 : GS_KV_FP8_DS_MLA;
+    return GS_KV_AUTO;
+}
+
 /* --max-running-requests under speculative decoding when the request names none: every
  * draft hook sets it ("Max running requests is reset to 48 for speculative decoding",
  * arg_groups/speculative_hook.py _handle_eagle_family, _handle_ngram; server_args.py
@@ -934,13 +980,28 @@ static void sglang_defaults(const struct gs_inference_input *in, struct gs_infer
                         "for DeepSeek-V4), so SGLang runs at most that many requests at a time "
                         "whatever the KV cache holds";
     }
+    if (!gs_arch_class_in(in->arch, deepseek_v4_classes) && gs_arch_has_sparse_mla(in->arch) &&
+        !in->gpu.rocm) {
+        const uint32_t v = c->version ? c->version : out->sglang_release->from;
+        if (!c->block_size && v >= 503)
+            out->block_size = DSA_PAGE_SIZE;
+        out->kv_dtype = dsa_kv_dtype(in, v);
+        if (out->kv_dtype != GS_KV_AUTO) {
+            out->kv_dtype_detail =
+                out->kv_dtype == GS_KV_FP8_DS_MLA ? dsa_fp8_scaled : dsa_fp8_plain;
+            out->kv_dtype_source = dsa_dtype_source;
+        }
+    }
     if (dsv4) {
         if (!c->block_size)
             out->block_size = DSV4_PAGE_SIZE;
         /* DeepSeekV4SingleKVPool stores 584-byte uint8 entries whichever dtype it is given
          * (create_buffer asserts "448 + 64 * 2 + 8"; bfloat16 changes the NPU pool alone) */
-        if (in->kv_dtype == GS_KV_AUTO || in->kv_dtype == GS_KV_FP8 || in->kv_dtype == GS_KV_BF16)
+        if (in->kv_dtype == GS_KV_AUTO || in->kv_dtype == GS_KV_FP8 || in->kv_dtype == GS_KV_BF16) {
             out->kv_dtype = GS_KV_FP8_DS_MLA;
+            out->kv_dtype_detail = dsv4_dtype;
+            out->kv_dtype_source = dsv4_dtype_source;
+        }
     }
 }
 
@@ -2207,15 +2268,8 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
     sglang_reserve_notes(c, r, n);
-    if (r->kv_dtype == GS_KV_FP8_DS_MLA && n->assume) /* set for DeepSeek-V4 alone */
-        n->assume(n->ctx, "kv_cache_dtype",
-                  "DeepSeek-V4's cache in SGLang's one CUDA layout (auto is fp8_e4m3; bfloat16 "
-                  "changes the NPU pool alone): 448 fp8 values, the 64 rotary values in bf16 "
-                  "and 8 scale bytes, 584 bytes a token and layer, the layout gpusizer names "
-                  "fp8_ds_mla",
-                  "SGLang arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults (from 0.5.15 "
-                  "arg_groups/overrides.py _deepseek_v4_kv_cache_dtype); "
-                  "mem_cache/deepseek_v4_memory_pool.py DeepSeekV4SingleKVPool.create_buffer");
+    if (r->kv_dtype_detail != NULL && n->assume)
+        n->assume(n->ctx, "kv_cache_dtype", r->kv_dtype_detail, r->kv_dtype_source);
     if (r->window_dsv4 && n->assume_value) {
         n->assume_value(
             n->ctx, "window_pool_tokens", r->window_pool_tokens,
@@ -2489,6 +2543,15 @@ static const char *sglang_refusal(const struct gs_inference_input *in,
                "indexer kernels) runs on Hopper and Blackwell only: DeepSeek-V3.2, GLM-5 and "
                "DeepSeek-V4 have no CUDA path below compute capability 9.0 (issue #35420); serve "
                "this model on Hopper or Blackwell GPUs";
+    /* DeepSeek sparse attention's: "DeepSeek NSA (DSA) only supports bf16/bfloat16 or fp8_e4m3
+     * kv_cache_dtype" (server_args.py from v0.5.5, arg_groups/overrides.py
+     * _dsa_kv_cache_dtype_default from v0.5.15) */
+    if (v >= 505 && gs_arch_has_sparse_mla(in->arch) && !in->gpu.rocm &&
+        !gs_arch_class_in(in->arch, deepseek_v4_classes) && in->kv_dtype != GS_KV_AUTO &&
+        in->kv_dtype != GS_KV_BF16 && in->kv_dtype != GS_KV_FP8 && in->kv_dtype != GS_KV_FP8_DS_MLA)
+        return "SGLang keeps DeepSeek-V3.2's and GLM-5's cache in bfloat16 or fp8_e4m3 alone "
+               "(\"DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype\", from "
+               "0.5.5); ask for kv_cache_dtype auto, bf16 or fp8";
     /* DeepSeek-V4's cache formats: apply_deepseek_v4_defaults asserts kv_cache_dtype in
      * ["fp8_e4m3"] (v0.5.12-v0.5.13 tags), ["fp8_e4m3", "bfloat16"] from v0.5.14 */
     const enum gs_kv_dtype kv = in->kv_dtype;
@@ -2576,9 +2639,12 @@ const struct gs_engine_ops gs_engine_sglang = {
         "disaggregated worker's own terms from 0.5.15 (--disaggregation-mode); 4096-token "
         "chunks under 35 GiB from 0.5.20 (PR #37898); "
         "model_runner.profile_max_num_token; core/src/sglang.c",
-    .block_source = "SGLang server_args page_size default 1 (token-granular pool); 256 for "
-                    "DeepSeek-V4 (arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults, "
-                    "from 0.5.15 arg_groups/overrides.py _deepseek_v4_overrides)",
+    .block_source = "SGLang server_args page_size default 1 (token-granular pool); 64 for "
+                    "DeepSeek-V3.2 and GLM-5 on CUDA (\"Setting page size to 64 for DeepSeek "
+                    "NSA\", server_args.py; from 0.5.15 arg_groups/overrides.py "
+                    "_deepseek_family_overrides); 256 for DeepSeek-V4 (arg_groups/"
+                    "deepseek_v4_hook.py apply_deepseek_v4_defaults, from 0.5.15 "
+                    "_deepseek_v4_overrides)",
     .rope_source = "SGLang layers/rotary_embedding.py (fp32 on CUDA from PR #3169)",
     .slack_detail = GS_ENGINE_SLACK_FREE_MEMORY,
     .cpu_offload = true,

@@ -16,6 +16,7 @@
 
 #include "arch_fixture.h"
 #include "gs/activation.h"
+#include "gs/capability.h"
 #include "gs/estimate.h"
 #include "gs/framework.h"
 #include "gs/inference.h"
@@ -426,11 +427,11 @@ static void test_deepseek_v4_serving(void **state)
     assert_true(e.per_gpu.weights_bytes < e.params.total / 2);
 }
 
-/* SGLang's inputs for DeepSeek-V4-Flash: 40 GB of weights on a 150 GB GPU, 1 GB outside torch,
- * mem_fraction_static 0.9, one sequence of 131,072 tokens; the pool rule leaves A =
+/* SGLang's inputs: 40 GB of weights on a 150 GB GPU, 1 GB outside torch, mem_fraction_static
+ * 0.9, one sequence of 131,072 tokens; for DeepSeek-V4-Flash the pool rule leaves A =
  * 93,831,564,544 bytes (0.9 x 149e9 less the weights, the rotary tables and the allocator's
  * rounding: test_sglang_rule's arithmetic). */
-static struct gs_inference_input sglang_flash(const struct gs_arch *a, uint32_t version)
+static struct gs_inference_input sglang_on_150gb(const struct gs_arch *a, uint32_t version)
 {
     struct gs_inference_input in;
     memset(&in, 0, sizeof(in));
@@ -461,7 +462,7 @@ static void test_deepseek_v4_sglang_pools(void **state)
 {
     (void)state;
     const struct gs_arch a = fixture_arch_file(FLASH);
-    struct gs_inference_input in = sglang_flash(&a, 518);
+    struct gs_inference_input in = sglang_on_150gb(&a, 518);
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.kv_bytes, SGLANG_FLASH_A);
@@ -563,6 +564,55 @@ static void test_deepseek_v4_sglang_pools(void **state)
     assert_int_equal(r.window_pool_tokens, 0);
 }
 
+/* SGLang's cache for DeepSeek sparse attention (GLM-5, 78 layers), read at the tags
+ * v0.5.3-v0.5.18: pages of 64; from 0.5.5 kv_cache_dtype auto is fp8_e4m3 on compute capability
+ * 10 and above (Blackwell), bfloat16 below, an fp8 cache is stored with its scales (656 bytes a
+ * layer) unless the trtllm backend runs it, the fp8 default on Blackwell from 0.5.10 (576, plain);
+ * any other dtype is refused from 0.5.5. */
+static void test_glm5_sglang_cache(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(GLM5);
+    struct gs_inference_input in = sglang_on_150gb(&a, 504);
+    in.context_length = 8192;
+    in.gpu.hw = GS_HW_HOPPER;
+    struct gs_inference_result r;
+    struct {
+        uint32_t version;
+        uint8_t hw;
+        enum gs_kv_dtype asked;
+        uint64_t layer_bytes;
+    } const cases[] = {
+        {504, GS_HW_HOPPER, GS_KV_AUTO, 1152},    {504, GS_HW_BLACKWELL, GS_KV_AUTO, 1152},
+        {504, GS_HW_BLACKWELL, GS_KV_FP8, 576},   {509, GS_HW_HOPPER, GS_KV_AUTO, 1152},
+        {509, GS_HW_HOPPER, GS_KV_FP8, 656},      {509, GS_HW_BLACKWELL, GS_KV_AUTO, 656},
+        {518, GS_HW_HOPPER, GS_KV_FP8, 656},      {518, GS_HW_HOPPER, GS_KV_BF16, 1152},
+        {518, GS_HW_BLACKWELL, GS_KV_AUTO, 576},  {518, GS_HW_BLACKWELL, GS_KV_FP8, 576},
+        {518, GS_HW_BLACKWELL, GS_KV_BF16, 1152},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        in.engine.version = cases[i].version;
+        in.gpu.hw = cases[i].hw;
+        in.kv_dtype = cases[i].asked;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_int_equal(r.kv.bytes_per_token, 78 * cases[i].layer_bytes);
+        assert_int_equal(r.kv.indexer_token_bytes, 78 * 132);
+        assert_int_equal(r.block_size, 64);
+        assert_true(r.starts);
+    }
+    /* fp8_e5m2: asserted against from 0.5.5; a given page size is kept */
+    in.kv_dtype = GS_KV_FP8_E5M2;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.starts);
+    assert_non_null(strstr(r.binding, "fp8_e4m3"));
+    in.engine.version = 504;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.starts);
+    in.engine.block_size = 32;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.block_size, 32);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -581,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_glm5_errors),
         cmocka_unit_test(test_deepseek_v4_serving),
         cmocka_unit_test(test_deepseek_v4_sglang_pools),
+        cmocka_unit_test(test_glm5_sglang_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -400,6 +400,9 @@ struct gs_inference_result {
     enum gs_kv_dtype kv_dtype;    /* the cache's format as the engine resolves the request's
                                      kv_cache_dtype for this model (SGLang keeps DeepSeek-V4's in
                                      fp8 whatever "auto" says); GS_KV_AUTO: as the request asks */
+    const char *kv_dtype_detail;  /* ... where it is not the request's, why (the assumption
+                                     kv_cache_dtype) and the code it follows; NULL otherwise */
+    const char *kv_dtype_source;
     const char *seqs_cap;         /* where max_num_seqs bounds the sequences the engine runs at
                                      once whatever the cache holds, what it is (the warning
                                      batch_exceeds_max_num_seqs); NULL where it does not */
