@@ -1548,8 +1548,9 @@ static bool sglang_window_pool(const struct gs_inference_input *in, struct gs_in
         return false;
     struct gs_kv_layout whole = *stage;
     if (in->pipeline > 1 &&
-        gs_kv_layout_memo(in->arch, in->kv_dtype, in->model_bytes, in->tensor ? in->tensor : 1, 1,
-                          UINT64_MAX, false, NULL, in->kv_memo, &whole, NULL) != GS_OK)
+        gs_kv_layout_memo(in->arch, out->kv_dtype != GS_KV_AUTO ? out->kv_dtype : in->kv_dtype,
+                          in->model_bytes, in->tensor ? in->tensor : 1, 1, UINT64_MAX, false, NULL,
+                          in->kv_memo, &whole, NULL) != GS_OK)
         return false;
     gs_kv_layout_with_shared(&whole); /* the configurator's layer lists count every layer */
     if (whole.full_layers + whole.window_layers != in->arch->num_hidden_layers)

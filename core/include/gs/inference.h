@@ -65,11 +65,10 @@ struct gs_kv_window {
     uint64_t window;      /* tokens */
     bool chunked;         /* chunked local attention rather than a sliding window */
     uint64_t layers;
-    uint64_t token_bytes;   /* per token, all these layers */
-    uint64_t shared_layers; /* layers of this kind that read an earlier layer's cache
-                               (kv_shared): not in `layers`, see gs_kv_layout_with_shared */
-    uint64_t
-        shared_token_bytes; /* ... and what they would hold a token with a cache of their own */
+    uint64_t token_bytes; /* per token, all these layers */
+    /* the layers of this kind that read an earlier layer's cache (kv_shared), not in `layers`,
+     * and what they would hold a token with a cache of their own (gs_kv_layout_with_shared) */
+    uint64_t shared_layers, shared_token_bytes;
 };
 
 /* KV cache and recurrent state on one GPU, by layer kind. */
