@@ -886,6 +886,13 @@ uint64_t gs_sglang_preload_bytes(enum gs_link link, uint64_t tensor, bool cross_
     return GS_CUDA_CONTEXT_BYTES + gs_runtime_comm_bytes(link, tensor, cross_node);
 }
 
+/* The release whose rules apply: the one asked for, else the row's own. */
+static uint32_t release_version(const struct gs_inference_input *in,
+                                const struct gs_sglang_release *rel)
+{
+    return in->engine.version ? in->engine.version : rel->from;
+}
+
 /* configs/model_config.py is_deepseek_v4 (the breakable rule "DeepSeek-V4 (heavy capture-pool
  * memory pressure)", DSV4PoolConfigurator, the DeepSeek-V4 server defaults) */
 static const char *const deepseek_v4_classes[] = {
@@ -942,6 +949,14 @@ static const char dsv4_dtype_source[] =
     "arg_groups/overrides.py _deepseek_v4_kv_cache_dtype); mem_cache/deepseek_v4_memory_pool.py "
     "DeepSeekV4SingleKVPool.create_buffer";
 
+/* Whether this is a DeepSeek sparse-attention model (not DeepSeek-V4) on CUDA, where those rules
+ * apply. */
+static bool dsa_on_cuda(const struct gs_inference_input *in)
+{
+    return gs_arch_has_sparse_mla(in->arch) && !gs_arch_class_in(in->arch, deepseek_v4_classes) &&
+           !in->gpu.rocm;
+}
+
 static enum gs_kv_dtype dsa_kv_dtype(const struct gs_inference_input *in, uint32_t version)
 {
     const bool blackwell = (enum gs_hw)in->gpu.hw == GS_HW_BLACKWELL;
@@ -980,9 +995,8 @@ static void sglang_defaults(const struct gs_inference_input *in, struct gs_infer
                         "for DeepSeek-V4), so SGLang runs at most that many requests at a time "
                         "whatever the KV cache holds";
     }
-    if (!gs_arch_class_in(in->arch, deepseek_v4_classes) && gs_arch_has_sparse_mla(in->arch) &&
-        !in->gpu.rocm) {
-        const uint32_t v = c->version ? c->version : out->sglang_release->from;
+    if (dsa_on_cuda(in)) {
+        const uint32_t v = release_version(in, out->sglang_release);
         if (!c->block_size && v >= 503)
             out->block_size = DSA_PAGE_SIZE;
         out->kv_dtype = dsa_kv_dtype(in, v);
@@ -1211,13 +1225,6 @@ static void stage_slots(const struct gs_inference_input *in, const struct gs_sgl
     *budget = gs_mul(all, most, ovf) / layers;
 }
 
-/* The release whose rules apply: the one asked for, else the row's own. */
-static uint32_t release_version(const struct gs_inference_input *in,
-                                const struct gs_sglang_release *rel)
-{
-    return in->engine.version ? in->engine.version : rel->from;
-}
-
 /* A class in a release's list from `from` (the first release, as gs_sglang_release.from) until
  * `until` (0: still listed in the last tag read). */
 struct class_span {
@@ -1420,30 +1427,26 @@ static uint64_t dsv4_ring(uint64_t ratio, bool spec)
  * the release takes them first (_get_c128_state_fixed_bytes: rows = ceil(slots x ring + ring +
  * 1, 128) x 128 of 2 x head_dim fp32 values a layer, slots --max-running-requests per DP rank +
  * 1, + a decode worker's extra slots), then full = int(budget / price), in whole pages. */
+/* The shapes DSV4PoolConfigurator reads from model_config (head_dim, qk_rope_head_dim,
+ * index_head_dim, window_size): one sliding layer's, the indexer's from a compress-ratio-4 layer,
+ * and the window pool's ratio r in thousandths. */
+struct dsv4_shape {
+    const struct gs_attention *s;
+    uint64_t index_dim, ratio_permille;
+};
+
 static uint64_t dsv4_stage_tokens(const struct gs_inference_input *in,
                                   const struct gs_inference_result *out,
-                                  const struct dsv4_layers *n, uint64_t available, double *price,
-                                  uint64_t *fixed)
+                                  const struct dsv4_shape *shape, const struct dsv4_layers *n,
+                                  uint64_t available, double *price, uint64_t *fixed)
 {
     const struct gs_sglang_release *rel = out->sglang_release;
-    /* the shapes model_config reads (head_dim, qk_rope_head_dim, index_head_dim, window_size):
-     * one sliding layer's, the indexer's from a compress-ratio-4 layer */
-    const struct gs_attention *s = NULL;
-    uint64_t index_dim = 0;
-    for (size_t i = 0; i < in->arch->block_count; i++) {
-        const struct gs_attention *a = &in->arch->blocks[i].attn;
-        if (s == NULL && a->window)
-            s = a;
-        if (a->index_head_dim > index_dim)
-            index_dim = a->index_head_dim;
-    }
-    if (s == NULL || n->all == 0)
+    const struct gs_attention *s = shape->s;
+    const uint64_t index_dim = shape->index_dim;
+    if (n->all == 0)
         return 0;
     const bool spec = in->engine.spec_method != GS_SPEC_NONE;
-    const double r = (double)(in->engine.swa_full_tokens_ratio_permille
-                                  ? in->engine.swa_full_tokens_ratio_permille
-                                  : DSV4_SWA_RATIO_PERMILLE) /
-                     1000.0;
+    const double r = (double)shape->ratio_permille / 1000.0;
     const uint64_t head = s->kv_lora_rank + s->qk_rope_head_dim; /* model_config head_dim */
     const double kv = (double)(s->kv_lora_rank + 2 * s->qk_rope_head_dim + 8);
     const double indexer = (double)(index_dim + index_dim / 128 * 4);
@@ -1473,7 +1476,7 @@ static uint64_t dsv4_stage_tokens(const struct gs_inference_input *in,
     }
     if (ovf || *fixed >= available)
         return 0;
-    const uint64_t page = out->block_size ? out->block_size : DSV4_PAGE_SIZE;
+    const uint64_t page = out->block_size; /* sglang_defaults' 256, or the request's */
     return (uint64_t)((double)(available - *fixed) / p) / page * page;
 }
 
@@ -1485,6 +1488,19 @@ static bool sglang_dsv4_pool(const struct gs_inference_input *in, struct gs_infe
 {
     const struct gs_sglang_release *rel = out->sglang_release;
     const uint64_t p = in->pipeline ? in->pipeline : 1;
+    struct dsv4_shape shape = {NULL, 0,
+                               in->engine.swa_full_tokens_ratio_permille
+                                   ? in->engine.swa_full_tokens_ratio_permille
+                                   : DSV4_SWA_RATIO_PERMILLE};
+    for (size_t i = 0; i < in->arch->block_count; i++) {
+        const struct gs_attention *a = &in->arch->blocks[i].attn;
+        if (shape.s == NULL && a->window)
+            shape.s = a;
+        if (a->index_head_dim > shape.index_dim)
+            shape.index_dim = a->index_head_dim;
+    }
+    if (shape.s == NULL)
+        return false;
     uint64_t full = UINT64_MAX;
     for (uint64_t stage = 0; stage < p; stage++) {
         if (in->has_stage && in->stage < p && stage != in->stage)
@@ -1501,7 +1517,7 @@ static bool sglang_dsv4_pool(const struct gs_inference_input *in, struct gs_infe
         }
         double price = 0;
         uint64_t fixed = 0;
-        const uint64_t tokens = dsv4_stage_tokens(in, out, &n, available, &price, &fixed);
+        const uint64_t tokens = dsv4_stage_tokens(in, out, &shape, &n, available, &price, &fixed);
         if (tokens < full) {
             full = tokens;
             out->dsv4_token_bytes = (uint64_t)price + ((double)(uint64_t)price < price);
@@ -1510,10 +1526,8 @@ static bool sglang_dsv4_pool(const struct gs_inference_input *in, struct gs_infe
     }
     if (full == UINT64_MAX)
         return false;
-    const uint64_t page = out->block_size ? out->block_size : DSV4_PAGE_SIZE;
-    const uint64_t r = in->engine.swa_full_tokens_ratio_permille
-                           ? in->engine.swa_full_tokens_ratio_permille
-                           : DSV4_SWA_RATIO_PERMILLE;
+    const uint64_t page = out->block_size;
+    const uint64_t r = shape.ratio_permille;
     out->max_tokens = full;
     out->reported_tokens = full;
     out->blocks = full / page;
@@ -2547,9 +2561,8 @@ static const char *sglang_refusal(const struct gs_inference_input *in,
     /* DeepSeek sparse attention's: "DeepSeek NSA (DSA) only supports bf16/bfloat16 or fp8_e4m3
      * kv_cache_dtype" (server_args.py from v0.5.5, arg_groups/overrides.py
      * _dsa_kv_cache_dtype_default from v0.5.15) */
-    if (v >= 505 && gs_arch_has_sparse_mla(in->arch) && !in->gpu.rocm &&
-        !gs_arch_class_in(in->arch, deepseek_v4_classes) && in->kv_dtype != GS_KV_AUTO &&
-        in->kv_dtype != GS_KV_BF16 && in->kv_dtype != GS_KV_FP8 && in->kv_dtype != GS_KV_FP8_DS_MLA)
+    if (v >= 505 && dsa_on_cuda(in) && in->kv_dtype != GS_KV_AUTO && in->kv_dtype != GS_KV_BF16 &&
+        in->kv_dtype != GS_KV_FP8 && in->kv_dtype != GS_KV_FP8_DS_MLA)
         return "SGLang keeps DeepSeek-V3.2's and GLM-5's cache in bfloat16 or fp8_e4m3 alone "
                "(\"DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype\", from "
                "0.5.5); ask for kv_cache_dtype auto, bf16 or fp8";
