@@ -449,6 +449,13 @@ bool gs_arch_class_in(const struct gs_arch *a, const char *const *names)
     return false;
 }
 
+bool gs_arch_is_deepseek_v4(const struct gs_arch *a)
+{
+    static const char *const classes[] = {"DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN",
+                                          "DeepseekV4ForCausalLMDSpark", NULL};
+    return a != NULL && gs_arch_class_in(a, classes);
+}
+
 bool gs_arch_has_mla(const struct gs_arch *a)
 {
     const struct gs_block *b = gs_arch_attention_block(a);

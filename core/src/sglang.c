@@ -893,16 +893,11 @@ static uint32_t release_version(const struct gs_inference_input *in,
     return in->engine.version ? in->engine.version : rel->from;
 }
 
-/* configs/model_config.py is_deepseek_v4 (the breakable rule "DeepSeek-V4 (heavy capture-pool
- * memory pressure)", DSV4PoolConfigurator, the DeepSeek-V4 server defaults) */
-static const char *const deepseek_v4_classes[] = {
-    "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "DeepseekV4ForCausalLMDSpark", NULL};
-
 /* Whether the release sizes this model's cache with DeepSeek-V4's pools. */
 static bool dsv4_pools(const struct gs_inference_input *in, const struct gs_sglang_release *rel)
 {
     return rel != NULL && rel->dsv4_pool != GS_SGLANG_DSV4_POOL_NONE &&
-           gs_arch_class_in(in->arch, deepseek_v4_classes);
+           gs_arch_is_deepseek_v4(in->arch);
 }
 
 /* DeepSeek-V4's server defaults (arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults, and
@@ -953,8 +948,7 @@ static const char dsv4_dtype_source[] =
  * apply. */
 static bool dsa_on_cuda(const struct gs_inference_input *in)
 {
-    return gs_arch_has_sparse_mla(in->arch) && !gs_arch_class_in(in->arch, deepseek_v4_classes) &&
-           !in->gpu.rocm;
+    return gs_arch_has_sparse_mla(in->arch) && !gs_arch_is_deepseek_v4(in->arch) && !in->gpu.rocm;
 }
 
 static enum gs_kv_dtype dsa_kv_dtype(const struct gs_inference_input *in, uint32_t version)
@@ -1749,7 +1743,7 @@ static const char *breakable_off(const struct gs_sglang_release *rel,
     if (rel->breakable_off_nemotron_h && a != NULL && gs_arch_class_in(a, nemotron_h_classes))
         return "SGLang 0.5.17 runs no breakable prefill CUDA graphs for Nemotron-H (\"NemotronH "
                "(hybrid Mamba2 prefill)\"), so the reserve holds none";
-    if (a != NULL && gs_arch_class_in(a, deepseek_v4_classes))
+    if (gs_arch_is_deepseek_v4(a))
         return "SGLang runs no breakable prefill CUDA graphs for DeepSeek-V4 (\"heavy "
                "capture-pool memory pressure\"), so the reserve holds none";
     if (rel->breakable_off_a2a && c->deepep)

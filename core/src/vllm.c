@@ -965,12 +965,65 @@ static uint64_t div_up(uint64_t n, uint64_t d)
     return gs_div_ceil(n, d ? d : 1);
 }
 
+/* DeepSeek-V4's cache on vLLM. DeepseekV4Attention stores the window's entries and the compressed
+ * ones in the layout of its attention class (use_fp8_ds_mla_layout). The class vLLM picks
+ * without --attention-backend (models/deepseek_v4/nvidia/model.py _select_dsv4_attn_cls: FlashMLA,
+ * FLASHMLA_SPARSE_DSV4, on compute capability 9.x and 10.x, FlashInfer's SM120 class on 12.x) and
+ * the ROCm AITER class keep DeepSeek's fp8_ds_mla entry - 448 fp8 values, 64 rotary values in
+ * bf16 and 8 scale bytes, 584 bytes a token and layer - and _resolve_dsv4_kv_cache_dtype rewrites
+ * every kv_cache_dtype that starts with "fp8" to it ("Using DeepSeek's fp8_ds_mla KV cache
+ * format", the same rewrite in the model's first release). Only FlashInfer's class on 10.x,
+ * which --attention-backend FLASHINFER_MLA_SPARSE_DSV4 selects, stores plain bf16 or fp8 rows.
+ * kv_cache_dtype auto differs by release: the first release asserts "DeepseekV4 only supports
+ * fp8 kv-cache format for now", PR #45091 (merged 2026-06-10) maps it to fp8 on the FlashMLA
+ * class, and the resolver of the latest read asserts again ("DeepseekV4 fp8_ds_mla layout only
+ * supports fp8 kv-cache, got auto": issue #47174 on 12.x, PR #55134 on main in September 2026,
+ * closed unmerged); the releases between were not established, so auto is sized as the
+ * fp8_ds_mla cache the engine runs, with a warning. */
+static const char vllm_dsv4_dtype[] =
+    "DeepSeek-V4's cache in vLLM's default attention class (FlashMLA on compute capability 9.x "
+    "and 10.x, FlashInfer's SM120 class on 12.x, AITER on ROCm): DeepSeek's fp8_ds_mla entry, 448 "
+    "fp8 values, the 64 rotary values in bf16 and 8 scale bytes, 584 bytes a token and layer, "
+    "for the window and the compressed entries; every fp8 kv_cache_dtype is rewritten to it";
+static const char vllm_dsv4_dtype_source[] =
+    "vllm/models/deepseek_v4/attention.py _resolve_dsv4_kv_cache_dtype and use_fp8_ds_mla_layout; "
+    "models/deepseek_v4/nvidia/model.py _select_dsv4_attn_cls";
+static const char vllm_dsv4_auto[] =
+    "vLLM releases differ on kv_cache_dtype auto for DeepSeek-V4: the model's first release and "
+    "the latest read stop at startup with an assertion that the cache be fp8 ('DeepseekV4 "
+    "fp8_ds_mla layout only supports fp8 kv-cache, got auto', issue #47174), releases with PR "
+    "#45091 map it to fp8; sized as the fp8_ds_mla cache the engine runs - pass "
+    "--kv-cache-dtype fp8 to start on every release";
+static const char vllm_dsv4_16bit[] =
+    "vLLM's default attention for DeepSeek-V4 (FlashMLA on compute capability 9.x and 10.x, "
+    "FlashInfer's SM120 class on 12.x) stores only the fp8_ds_mla cache and stops at startup "
+    "when kv_cache_dtype is not fp8; the 16-bit rows sized here are the FlashInfer class's on "
+    "10.x alone (--attention-backend FLASHINFER_MLA_SPARSE_DSV4)";
+
+static void vllm_dsv4_kv_dtype(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const enum gs_kv_dtype d = in->kv_dtype;
+    if (!gs_arch_is_deepseek_v4(in->arch))
+        return;
+    if (d == GS_KV_FP8_DS_MLA)
+        return; /* as asked */
+    if (d == GS_KV_AUTO || d == GS_KV_FP8 || d == GS_KV_FP8_E5M2) {
+        out->kv_dtype = GS_KV_FP8_DS_MLA;
+        out->kv_dtype_detail = vllm_dsv4_dtype;
+        out->kv_dtype_source = vllm_dsv4_dtype_source;
+        out->kv_dtype_warning = d == GS_KV_AUTO ? vllm_dsv4_auto : NULL;
+    } else if (d == GS_KV_BF16 || d == GS_KV_FP16) {
+        out->kv_dtype_warning = vllm_dsv4_16bit;
+    }
+}
+
 static void vllm_defaults(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     const struct gs_engine_config *c = &in->engine;
     /* the release's profile run (gs_vllm_profile) */
     out->release = gs_vllm_release_for_layout(c->version, in->pipeline ? in->pipeline : 1);
     out->pad_mla = out->release->mla_pad;
+    vllm_dsv4_kv_dtype(in, out);
     const struct gs_vllm_profile_input pin = {in->gpu.total_bytes, in->gpu.is_a100,
                                               in->context_length, gs_engine_has_windows(in->arch),
                                               gs_arch_has_mla(in->arch),
@@ -1774,6 +1827,10 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                         "docs/vllm-kv-budget-research.md section 5.3");
     if (r->ssm_dtype_ignored && n->warn)
         n->warn(n->ctx, "mamba_ssm_dtype_ignored", r->ssm_dtype_ignored);
+    if (r->kv_dtype_detail != NULL && n->assume)
+        n->assume(n->ctx, "kv_cache_dtype", r->kv_dtype_detail, r->kv_dtype_source);
+    if (r->kv_dtype_warning != NULL && n->warn)
+        n->warn(n->ctx, "kv_cache_dtype_may_not_start", r->kv_dtype_warning);
     if (r->moe_gather_not_modeled && n->warn)
         n->warn(n->ctx, "moe_gather_not_modeled",
                 "under data parallelism vLLM's MoE layers gather every rank's tokens before the "

@@ -394,8 +394,9 @@ static void test_glm5_errors(void **state)
 
 /* A vLLM estimate of 4 sequences of 4,096 tokens at TP 4 on 141 GB GPUs: the cache is the batch
  * times one sequence's blocks (gs_kv_sequence_bytes: the compressed entries and indexer keys
- * over the context, the window's blocks), and the weights are the checkpoint's MXFP4 experts
- * beside 16-bit linears. */
+ * over the context, the window's blocks), in the fp8_ds_mla entries vLLM's default DeepSeek-V4
+ * attention keeps for kv_cache_dtype auto (28,270 bytes a token: test_deepseek_v4_cache), and
+ * the weights are the checkpoint's MXFP4 experts beside 16-bit linears. */
 static void test_deepseek_v4_serving(void **state)
 {
     (void)state;
@@ -419,12 +420,58 @@ static void test_deepseek_v4_serving(void **state)
     const uint64_t seq = gs_kv_sequence_bytes(&e.serving.kv, 4096, 0, e.serving.block_size,
                                               e.serving.max_num_batched_tokens, &ovf);
     assert_false(ovf);
-    assert_int_equal(e.serving.kv.bytes_per_token, 49568);
+    assert_int_equal(e.serving.kv.bytes_per_token, 28270);
     assert_int_equal(e.serving.kv_needed_bytes, 4 * seq);
-    /* the growing part alone: 4,096 tokens x (5,536 + 693) bytes */
-    assert_true(seq >= 4096ULL * (5536 + 693));
+    /* the growing part alone: 4,096 tokens x (3,158 + 693) bytes */
+    assert_true(seq >= 4096ULL * (3158 + 693));
     /* experts in ~4.25 bits: far below the 16-bit weights of the whole model */
     assert_true(e.per_gpu.weights_bytes < e.params.total / 2);
+}
+
+/* vLLM's DeepSeek-V4 cache format (vllm.c vllm_dsv4_kv_dtype): DeepseekV4Attention's default
+ * classes store fp8_ds_mla entries and rewrite every fp8 kv_cache_dtype to it
+ * (_resolve_dsv4_kv_cache_dtype); auto is sized so with a warning (some releases assert on it),
+ * 16-bit rows are kept as asked with a warning (the FlashInfer class on 10.x alone stores them);
+ * a model without DeepSeek-V4's class is untouched. Per-token bytes: test_deepseek_v4_cache. */
+static void test_deepseek_v4_vllm_cache_dtype(void **state)
+{
+    (void)state;
+    const struct gs_arch flash = fixture_arch_file(FLASH);
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &flash;
+    in.batch_size = 1;
+    in.context_length = 4096;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 2;
+    in.engine.engine = GS_ENGINE_VLLM;
+    struct gs_inference_result r;
+    const struct {
+        enum gs_kv_dtype asked, held;
+        uint64_t token_bytes;
+        bool assumed, warned;
+    } cases[] = {
+        {GS_KV_AUTO, GS_KV_FP8_DS_MLA, 28270, true, true},
+        {GS_KV_FP8, GS_KV_FP8_DS_MLA, 28270, true, false},
+        {GS_KV_FP8_E5M2, GS_KV_FP8_DS_MLA, 28270, true, false},
+        {GS_KV_FP8_DS_MLA, GS_KV_AUTO, 28270, false, false},
+        {GS_KV_BF16, GS_KV_AUTO, 49568, false, true},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        in.kv_dtype = cases[i].asked;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_int_equal(r.kv_dtype, cases[i].held);
+        assert_int_equal(r.kv.bytes_per_token, cases[i].token_bytes);
+        assert_int_equal(r.kv_dtype_detail != NULL, cases[i].assumed);
+        assert_int_equal(r.kv_dtype_warning != NULL, cases[i].warned);
+    }
+    /* GLM-5 (DeepSeek sparse attention, not DeepSeek-V4): as asked */
+    const struct gs_arch glm = fixture_arch_file(GLM5);
+    in.arch = &glm;
+    in.kv_dtype = GS_KV_FP8;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv_dtype, GS_KV_AUTO);
+    assert_null(r.kv_dtype_warning);
 }
 
 /* SGLang's inputs: 40 GB of weights on a 150 GB GPU, 1 GB outside torch, mem_fraction_static
@@ -630,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_glm5_cache),
         cmocka_unit_test(test_glm5_errors),
         cmocka_unit_test(test_deepseek_v4_serving),
+        cmocka_unit_test(test_deepseek_v4_vllm_cache_dtype),
         cmocka_unit_test(test_deepseek_v4_sglang_pools),
         cmocka_unit_test(test_glm5_sglang_cache),
     };

@@ -798,6 +798,11 @@ bool gs_arch_has_mla(const struct gs_arch *arch);
  * selects by model class. */
 bool gs_arch_class_in(const struct gs_arch *arch, const char *const *names);
 
+/* Whether architectures[0] is a DeepSeek-V4 class - the model or its MTP / DSpark drafts (SGLang
+ * configs/model_config.py is_deepseek_v4; vLLM builds every one on DeepseekV4Attention): where an
+ * engine's rules for DeepSeek-V4 apply. */
+bool gs_arch_is_deepseek_v4(const struct gs_arch *arch);
+
 /* Whether any decoder block is DeepSeek sparse attention over MLA (index_topk set: DeepSeek-V3.2,
  * GLM-5, DeepSeek-V4, whose first layers attend through their window only). */
 bool gs_arch_has_sparse_mla(const struct gs_arch *arch);

@@ -402,6 +402,10 @@ struct gs_inference_result {
     const char *kv_dtype_detail;  /* ... where it is not the request's, why (the assumption
                                      kv_cache_dtype) and the code it follows; NULL otherwise */
     const char *kv_dtype_source;
+    const char *kv_dtype_warning; /* ... where the engine stops at startup with the request's
+                                     kv_cache_dtype for this model in some releases or with its
+                                     default attention backend, which and why (the warning
+                                     kv_cache_dtype_may_not_start); NULL otherwise */
     const char *seqs_cap;         /* where max_num_seqs bounds the sequences the engine runs at
                                      once whatever the cache holds, what it is (the warning
                                      batch_exceeds_max_num_seqs); NULL where it does not */
