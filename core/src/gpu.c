@@ -22,9 +22,9 @@ enum gs_status gs_fit_check(uint64_t required_bytes, const struct gs_gpu *gpu, s
 int64_t gs_fit_engine_limit(const struct gs_inference_result *r)
 {
     const struct gs_budget *b = &r->budget;
-    return b->kv_bytes +
-           (int64_t)(b->weights_bytes + b->activation_bytes + b->non_torch_bytes +
-                     b->cuda_graph_bytes + r->state_unbudgeted_bytes + r->request_table_bytes);
+    return b->kv_bytes + (int64_t)(b->weights_bytes + b->activation_bytes + b->non_torch_bytes +
+                                   b->cuda_graph_bytes + r->state_unbudgeted_bytes +
+                                   r->kv_unbudgeted_bytes + r->request_table_bytes);
 }
 
 void gs_fit_apply_serving(struct gs_fit *fit, const struct gs_inference_result *r)

@@ -724,13 +724,22 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
                ops->window_pool(in, out, available)) {
         one_fits = window_capacity(in, out);
     } else if (block_bytes) {
-        out->blocks = available / block_bytes; /* get_num_blocks */
+        /* get_num_blocks; where the engine prices a token otherwise (kv_priced_token_bytes),
+         * its pool is that count of tokens as they are held, within the budget or past it */
+        const uint64_t priced = out->kv_priced_token_bytes
+                                    ? gs_mul(out->block_size, out->kv_priced_token_bytes, &ovf)
+                                    : block_bytes;
+        out->blocks = priced ? available / priced : 0;
         out->max_tokens = gs_mul(out->blocks, out->block_size, &ovf);
         out->reported_tokens = out->max_tokens;
+        const uint64_t pool =
+            out->kv_priced_token_bytes ? gs_mul(out->blocks, block_bytes, &ovf) : available;
+        out->kv_unbudgeted_bytes = pool > available ? pool - available : 0;
+        one_fits = seq_max <= pool;
         if (ops->capacity != NULL)
             ops->capacity(in, out, available);
-        out->max_concurrency = seq ? available / seq : 0;
-        out->max_context = solve_context(out, in, in->batch_size ? in->batch_size : 1, available, &ovf);
+        out->max_concurrency = seq ? pool / seq : 0;
+        out->max_context = solve_context(out, in, in->batch_size ? in->batch_size : 1, pool, &ovf);
     } else if (cached) {
         /* only recurrent layers: a fixed state per sequence, whatever its length */
         out->max_concurrency = available / out->kv.state_bytes_per_sequence;

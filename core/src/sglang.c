@@ -913,13 +913,17 @@ static bool dsv4_pools(const struct gs_inference_input *in, const struct gs_sgla
 
 /* DeepSeek's sparse-attention models (DeepSeek-V3.2, GLM-5: is_deepseek_nsa, later
  * is_deepseek_dsa) on CUDA, read at the tags v0.5.3-v0.5.18: pages of 64 tokens from their first
- * release ("Setting page size to 64 for DeepSeek NSA"); from v0.5.5 kv_cache_dtype auto is
- * fp8_e4m3 on compute capability 10 and above, bfloat16 below, and an fp8 cache is stored with
- * its scales (kv_lora_rank fp8 values + 4 bytes a 128 of them + the rotary values in bf16: the
- * 656-byte fp8_ds_mla entry, model_runner's override_kv_cache_dim) unless the trtllm backend
- * runs it, which from v0.5.10 is the fp8 default on compute capability 10 and above
- * (_set_default_nsa_backends / _set_default_dsa_backends) and takes the plain 576-byte entry
- * (calculate_mla_kv_cache_dim). */
+ * release ("Setting page size to 64 for DeepSeek NSA"); in v0.5.3-v0.5.4 kv_cache_dtype
+ * fp8_e4m3 on compute capability 10 and above whatever is asked ("for Blackwell, we support fp8
+ * only currently"), from v0.5.5 auto is fp8_e4m3 there and bfloat16 below; an fp8 cache is
+ * stored with its scales (kv_lora_rank fp8 values + 4 bytes a 128 of them + the rotary values in
+ * bf16: the 656-byte fp8_ds_mla entry, memory_pool.py MLATokenToKVPool's kv_cache_dim 656 for
+ * use_nsa with float8_e4m3fn, from v0.5.5 model_runner's override_kv_cache_dim) unless the
+ * trtllm backend runs it, which from v0.5.10 is the fp8 default on compute capability 10 and
+ * above (_set_default_nsa_backends / _set_default_dsa_backends) and takes the plain 576-byte entry
+ * (calculate_mla_kv_cache_dim); fp8_e5m2 is a plain entry (not float8_e4m3fn) and refused from
+ * v0.5.5. v0.5.3 also sets mem_fraction_static 0.8 for them, whatever is given ("Setting mem
+ * fraction static to 0.8 for DeepSeek NSA"). */
 #define DSA_PAGE_SIZE 64
 
 /* The assumption kv_cache_dtype where SGLang's format for the model is not the request's. */
@@ -927,7 +931,7 @@ static const char dsa_fp8_scaled[] =
     "DeepSeek sparse attention's fp8 cache with its scales: 512 fp8 latent values, 4 bytes of "
     "scales a 128 of them and the 64 rotary values in bf16, 656 bytes a token and layer "
     "(fp8_ds_mla); kv_cache_dtype auto is fp8_e4m3 on compute capability 10 and above, bfloat16 "
-    "below (0.5.5 on)";
+    "below (0.5.5 on; 0.5.3-0.5.4 take fp8_e4m3 there whatever is asked)";
 static const char dsa_fp8_plain[] =
     "DeepSeek sparse attention's fp8 cache under the trtllm backend, SGLang's fp8 default on "
     "compute capability 10 and above from 0.5.10: the plain 576-byte entry (kv_cache_dtype auto is "
@@ -955,9 +959,7 @@ static enum gs_kv_dtype dsa_kv_dtype(const struct gs_inference_input *in, uint32
 {
     const bool blackwell = (enum gs_hw)in->gpu.hw == GS_HW_BLACKWELL;
     enum gs_kv_dtype d = in->kv_dtype;
-    if (version < 505)
-        return GS_KV_AUTO; /* as asked */
-    if (d == GS_KV_AUTO && blackwell)
+    if (version < 505 ? blackwell : d == GS_KV_AUTO && blackwell)
         d = GS_KV_FP8;
     if (d == GS_KV_FP8 || d == GS_KV_FP8_DS_MLA)
         return version >= 510 && blackwell ? GS_KV_FP8 : GS_KV_FP8_DS_MLA;
@@ -1105,10 +1107,12 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
         .prefill_graphs_off = graphs_off != NULL,
         .deepep = deepep};
     struct gs_sglang_reserve reserve;
-    b->fraction_permille = c->mem_fraction_static_permille
-                               ? c->mem_fraction_static_permille
-                               : gs_sglang_default_fraction_reserve(rel, &fin, &reserve);
-    if (!c->mem_fraction_static_permille && rel->rule == GS_SGLANG_RULE_RESERVE) {
+    /* v0.5.3 sets 0.8 for DeepSeek sparse attention after the rule, given or not */
+    const uint32_t v = release_version(in, rel);
+    out->sglang_fraction_forced = dsa_on_cuda(in) && v >= 503 && v < 504;
+    const uint32_t given = out->sglang_fraction_forced ? 800 : c->mem_fraction_static_permille;
+    b->fraction_permille = given ? given : gs_sglang_default_fraction_reserve(rel, &fin, &reserve);
+    if (!given && rel->rule == GS_SGLANG_RULE_RESERVE) {
         out->sglang_reserve_bytes = (uint64_t)(reserve.total_mib * (double)GS_MIB);
         out->sglang_chunked_prefill_size = reserve.chunked_prefill_size;
         out->sglang_cuda_graph_max_bs = reserve.cuda_graph_max_bs;
@@ -1126,8 +1130,7 @@ static void sglang_pool(const struct gs_inference_input *in, struct gs_inference
     const bool vlm_headroom = !(rel->vlm_adjust_prefill_only && role == GS_SGLANG_ROLE_DECODE);
     if (in->arch->vision_config_layers && rel->vlm_factor_permille)
         b->fraction_permille = (b->fraction_permille * rel->vlm_factor_permille + 500) / 1000;
-    else if (!c->mem_fraction_static_permille && in->arch->vision_config_layers &&
-             rel->vlm_adjust && vlm_headroom)
+    else if (!given && in->arch->vision_config_layers && rel->vlm_adjust && vlm_headroom)
         b->fraction_permille = gs_sglang_vlm_fraction_permille(
             b->fraction_permille, in->arch->vision_config_layers, in->arch->vision_config_hidden);
     /* model_runner.profile_max_num_token: rest = free after loading - baseline x (1 -
@@ -1158,6 +1161,32 @@ static struct gs_state_dtypes sglang_state_dtypes(const struct gs_inference_inpu
                                     GS_STATE_REACH_ALL};
 }
 
+/* What SGLang's count of tokens prices a token of DeepSeek sparse attention at before 0.5.17
+ * (gs_inference_result.kv_priced_token_bytes). The cell profile_max_num_token divides the budget
+ * by (model_runner.py; from 0.5.9 model_runner_kv_cache_mixin.py get_cell_size_per_token, from
+ * 0.5.12 pool_configurator.py _compute_cell_size) is kv_lora_rank + qk_rope_head_dim elements
+ * of the cache dtype a layer, one byte each for fp8, while the pool stores the 656-byte scaled
+ * entry (dsa_kv_dtype); v0.5.3's cell has no indexer keys either (they join it in v0.5.4: "Add
+ * indexer KV cache overhead for NSA models"). max_total_num_tokens of the stored entries are
+ * then allocated, past the fraction. PR #31992 ("correct DSA KV memory budget", first in
+ * v0.5.17) prices the cell with calculate_mla_kv_cache_dim, the stored entry. */
+static void dsa_cell_price(const struct gs_inference_input *in, struct gs_inference_result *out)
+{
+    const uint32_t v = release_version(in, out->sglang_release);
+    const struct gs_block *mla = gs_arch_attention_block(in->arch);
+    if (!dsa_on_cuda(in) || v >= 517 || mla == NULL || mla->mixer != GS_MIXER_MLA)
+        return;
+    const struct gs_kv_layout *kv = &out->kv;
+    uint64_t price = kv->bytes_per_token;
+    const uint64_t cell = kv->full_layers * (mla->attn.kv_lora_rank + mla->attn.qk_rope_head_dim);
+    if (out->kv_dtype == GS_KV_FP8_DS_MLA && cell <= kv->full_token_bytes)
+        price = price - kv->full_token_bytes + cell; /* the latent layers at one byte an element */
+    if (v >= 504)
+        price += kv->indexer_token_bytes;
+    if (price != kv->bytes_per_token + kv->indexer_token_bytes)
+        out->kv_priced_token_bytes = price;
+}
+
 /* SGLang's view of the layout: the recurrent states in its dtypes, and the layers that read an
  * earlier layer's cache (Gemma 3n / 4's num_kv_shared_layers) priced as layers with a cache of
  * their own - its pools allocate a buffer for each of num_effective_layers
@@ -1169,6 +1198,7 @@ static void sglang_pages(const struct gs_inference_input *in, struct gs_inferenc
     gs_kv_layout_with_shared(&out->kv);
     const struct gs_state_dtypes dtypes = sglang_state_dtypes(in, out->sglang_release);
     gs_engine_state_bytes(in, &dtypes, &out->kv);
+    dsa_cell_price(in, out);
 }
 
 /* Decoder layers with a recurrent state in [first, end). */
@@ -2264,6 +2294,27 @@ static void sglang_reserve_notes(const struct gs_engine_config *c,
                     "cuda_graph_config.py default_prefill_backend");
 }
 
+/* What the reserve outside mem_fraction_static has left for memory the engine allocates past its
+ * budget: the capacity less the fraction, the memory outside torch, the activations, the CUDA
+ * graphs and, before 0.5.14, what the default sets aside for a draft's weights, pool and graphs
+ * (2 GiB, 4 in 0.5.10-0.5.13, STANDALONE 6; NGRAM has no draft). */
+static uint64_t reserve_room(const struct gs_engine_config *c, const struct gs_inference_result *r)
+{
+    bool ovf = false;
+    const struct gs_budget *b = &r->budget;
+    const enum gs_spec_method spec = (enum gs_spec_method)c->spec_method;
+    const uint64_t draft =
+        r->sglang_release->draft_in_fraction || spec == GS_SPEC_NONE || spec == GS_SPEC_NGRAM ? 0
+        : spec == GS_SPEC_DRAFT_MODEL         ? 6 * GS_GIB
+        : r->sglang_release->draft_reserve_4g ? 4 * GS_GIB
+                                              : 2 * GS_GIB;
+    const uint64_t used =
+        gs_add(gs_add(gs_add(b->requested_bytes, b->non_torch_bytes, &ovf),
+                      gs_add(b->activation_bytes, b->cuda_graph_bytes, &ovf), &ovf),
+               draft, &ovf);
+    return !ovf && b->total_bytes > used ? b->total_bytes - used : 0;
+}
+
 static void sglang_notes(const struct gs_engine_config *c, const struct gs_inference_result *r,
                          uint64_t expert, const struct gs_engine_notes *n)
 {
@@ -2277,8 +2328,35 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
     sglang_reserve_notes(c, r, n);
+    if (r->sglang_fraction_forced && n->assume_value)
+        n->assume_value(n->ctx, "mem_fraction_static_permille", r->budget.fraction_permille,
+                        "SGLang 0.5.3 sets mem_fraction_static 0.8 for DeepSeek sparse attention "
+                        "(DeepSeek-V3.2, GLM-5) on GPUs, whatever is given or its rule gives",
+                        "sglang server_args.py _handle_model_specific_adjustments (\"Setting mem "
+                        "fraction static to 0.8 for DeepSeek NSA\"), v0.5.3");
     if (r->kv_dtype_detail != NULL && n->assume)
         n->assume(n->ctx, "kv_cache_dtype", r->kv_dtype_detail, r->kv_dtype_source);
+    if (r->kv_unbudgeted_bytes && n->assume_value) {
+        n->assume_value(n->ctx, "kv_unbudgeted_bytes", r->kv_unbudgeted_bytes,
+                        "SGLang before 0.5.17 counts DeepSeek sparse attention's tokens at a "
+                        "cell of kv_lora_rank + qk_rope_head_dim elements a layer, 576 bytes in "
+                        "fp8 where the pool stores 656 (v0.5.3's cell without the indexer's "
+                        "keys): max_total_num_tokens of the stored entries pass the fraction by "
+                        "this much, held in the reserve outside it and counted in overhead_bytes",
+                        "sglang model_runner.py profile_max_num_token (0.5.9 "
+                        "get_cell_size_per_token, 0.5.12 pool_configurator.py "
+                        "_compute_cell_size); memory_pool.py MLATokenToKVPool kv_cache_dim; "
+                        "PR #31992 (0.5.17)");
+        if (r->has_budget && r->kv_unbudgeted_bytes > reserve_room(c, r) && n->warn)
+            n->warn(
+                n->ctx, "kv_pool_past_reserve",
+                "SGLang's KV pool for this model holds more than its budget took from "
+                "mem_fraction_static (kv_unbudgeted_bytes: its token count prices a token below "
+                "what the pool stores), more than the reserve outside the fraction has left "
+                "after the activations and CUDA graphs: the engine may run out of memory at "
+                "startup or under load; a lower mem_fraction_static, a bfloat16 cache or "
+                "0.5.17 and later (which price the entry as stored) leave room");
+    }
     if (r->window_dsv4 && n->assume_value) {
         n->assume_value(
             n->ctx, "window_pool_tokens", r->window_pool_tokens,
@@ -2447,23 +2525,7 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                         "intermediate caches of speculative_num_draft_tokens); "
                         "model_runner.py / model_runner_kv_cache_mixin.py "
                         "handle_max_mamba_cache by tag");
-        bool ovf = false;
-        const struct gs_budget *b = &r->budget;
-        /* before 0.5.14 the draft's weights, pool and graphs live in the reserve too: what the
-         * default sets aside for them (2 GiB, 4 in 0.5.10-0.5.13, STANDALONE 6; NGRAM has no
-         * draft) */
-        const enum gs_spec_method spec = (enum gs_spec_method)c->spec_method;
-        const uint64_t draft =
-            r->sglang_release->draft_in_fraction || spec == GS_SPEC_NONE || spec == GS_SPEC_NGRAM
-                ? 0
-            : spec == GS_SPEC_DRAFT_MODEL         ? 6 * GS_GIB
-            : r->sglang_release->draft_reserve_4g ? 4 * GS_GIB
-                                                  : 2 * GS_GIB;
-        const uint64_t used =
-            gs_add(gs_add(gs_add(b->requested_bytes, b->non_torch_bytes, &ovf),
-                          gs_add(b->activation_bytes, b->cuda_graph_bytes, &ovf), &ovf),
-                   draft, &ovf);
-        const uint64_t room = !ovf && b->total_bytes > used ? b->total_bytes - used : 0;
+        const uint64_t room = reserve_room(c, r);
         if (r->has_budget && r->state_unbudgeted_bytes > room && n->warn)
             n->warn(n->ctx, "state_pool_past_reserve",
                     "SGLang allocates more of the hybrid's states than its budget took from "

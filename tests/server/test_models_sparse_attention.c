@@ -612,10 +612,11 @@ static void test_deepseek_v4_sglang_pools(void **state)
 }
 
 /* SGLang's cache for DeepSeek sparse attention (GLM-5, 78 layers), read at the tags
- * v0.5.3-v0.5.18: pages of 64; from 0.5.5 kv_cache_dtype auto is fp8_e4m3 on compute capability
- * 10 and above (Blackwell), bfloat16 below, an fp8 cache is stored with its scales (656 bytes a
- * layer) unless the trtllm backend runs it, the fp8 default on Blackwell from 0.5.10 (576, plain);
- * any other dtype is refused from 0.5.5. */
+ * v0.5.3-v0.5.18: pages of 64; in 0.5.3-0.5.4 fp8_e4m3 on compute capability 10 and above
+ * (Blackwell) whatever is asked, from 0.5.5 kv_cache_dtype auto is fp8_e4m3 there, bfloat16
+ * below; an fp8 cache is stored with its scales (656 bytes a layer) unless the trtllm backend runs
+ * it, the fp8 default on Blackwell from 0.5.10 (576, plain); any other dtype is refused from
+ * 0.5.5. */
 static void test_glm5_sglang_cache(void **state)
 {
     (void)state;
@@ -630,8 +631,9 @@ static void test_glm5_sglang_cache(void **state)
         enum gs_kv_dtype asked;
         uint64_t layer_bytes;
     } const cases[] = {
-        {504, GS_HW_HOPPER, GS_KV_AUTO, 1152},    {504, GS_HW_BLACKWELL, GS_KV_AUTO, 1152},
-        {504, GS_HW_BLACKWELL, GS_KV_FP8, 576},   {509, GS_HW_HOPPER, GS_KV_AUTO, 1152},
+        {504, GS_HW_HOPPER, GS_KV_AUTO, 1152},    {504, GS_HW_HOPPER, GS_KV_FP8, 656},
+        {504, GS_HW_BLACKWELL, GS_KV_AUTO, 656},  {504, GS_HW_BLACKWELL, GS_KV_BF16, 656},
+        {504, GS_HW_BLACKWELL, GS_KV_FP8, 656},   {509, GS_HW_HOPPER, GS_KV_AUTO, 1152},
         {509, GS_HW_HOPPER, GS_KV_FP8, 656},      {509, GS_HW_BLACKWELL, GS_KV_AUTO, 656},
         {518, GS_HW_HOPPER, GS_KV_FP8, 656},      {518, GS_HW_HOPPER, GS_KV_BF16, 1152},
         {518, GS_HW_BLACKWELL, GS_KV_AUTO, 576},  {518, GS_HW_BLACKWELL, GS_KV_FP8, 576},
@@ -660,6 +662,67 @@ static void test_glm5_sglang_cache(void **state)
     assert_int_equal(r.block_size, 32);
 }
 
+/* SGLang's count of DeepSeek sparse attention's tokens before 0.5.17 (sglang.c dsa_cell_price):
+ * the cell prices a layer at kv_lora_rank + qk_rope_head_dim = 576 elements of the cache dtype
+ * (one byte each in fp8, where the pool stores 656), with the indexer's 132 bytes a layer from
+ * 0.5.4, and the pool holds max_total_num_tokens of the stored entries, past the fraction by
+ * kv_unbudgeted_bytes; 0.5.17 prices the stored entry. 0.5.3 also sets mem_fraction_static 0.8
+ * over the given 0.9. GLM-5: 78 layers, pages of 64. */
+static void test_glm5_sglang_cell_price(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(GLM5);
+    struct gs_inference_input in = sglang_on_150gb(&a, 509);
+    in.context_length = 8192;
+    in.gpu.hw = GS_HW_HOPPER;
+    struct gs_inference_result r;
+    const struct {
+        uint32_t version;
+        enum gs_kv_dtype asked;
+        uint64_t price, held, fraction;
+    } cases[] = {
+        /* fp8: 78 x (576 + 132) priced, 78 x (656 + 132) held */
+        {509, GS_KV_FP8, 78 * (576 + 132), 78 * (656 + 132), 900},
+        {516, GS_KV_FP8, 78 * (576 + 132), 78 * (656 + 132), 900},
+        {504, GS_KV_FP8, 78 * (576 + 132), 78 * (656 + 132), 900},
+        /* 0.5.3: no indexer keys in the cell, the fraction 0.8 */
+        {503, GS_KV_FP8, 78 * 576, 78 * (656 + 132), 800},
+        {503, GS_KV_AUTO, 78 * 1152, 78 * (1152 + 132), 800},
+        /* bf16 from 0.5.4, and fp8 from 0.5.17: priced as held */
+        {509, GS_KV_AUTO, 0, 78 * (1152 + 132), 900},
+        {517, GS_KV_FP8, 0, 78 * (656 + 132), 900},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        in.engine.version = cases[i].version;
+        in.kv_dtype = cases[i].asked;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_int_equal(r.kv.bytes_per_token + r.kv.indexer_token_bytes, cases[i].held);
+        assert_int_equal(r.kv_priced_token_bytes, cases[i].price);
+        assert_int_equal(r.budget.fraction_permille, cases[i].fraction);
+        assert_true(r.budget.kv_bytes > 0);
+        const uint64_t budget = (uint64_t)r.budget.kv_bytes;
+        const uint64_t price = cases[i].price ? cases[i].price : cases[i].held;
+        const uint64_t blocks = budget / (64 * price);
+        assert_int_equal(r.max_tokens, blocks * 64);
+        const uint64_t pool = cases[i].price ? blocks * 64 * cases[i].held : budget;
+        assert_int_equal(r.kv_unbudgeted_bytes, pool > budget ? pool - budget : 0);
+        if (cases[i].price)
+            assert_true(r.kv_unbudgeted_bytes > 0);
+        /* sequences of 8,192 tokens (128 pages) in the pool as held */
+        assert_int_equal(r.max_concurrency, pool / (128 * 64 * cases[i].held));
+    }
+    /* what the fraction is given is kept outside 0.5.3 */
+    in.engine.version = 504;
+    in.engine.mem_fraction_static_permille = 850;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 850);
+    assert_false(r.sglang_fraction_forced);
+    in.engine.version = 503;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.fraction_permille, 800);
+    assert_true(r.sglang_fraction_forced);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -680,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v4_vllm_cache_dtype),
         cmocka_unit_test(test_deepseek_v4_sglang_pools),
         cmocka_unit_test(test_glm5_sglang_cache),
+        cmocka_unit_test(test_glm5_sglang_cell_price),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

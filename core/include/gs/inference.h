@@ -409,6 +409,14 @@ struct gs_inference_result {
     const char *seqs_cap;         /* where max_num_seqs bounds the sequences the engine runs at
                                      once whatever the cache holds, what it is (the warning
                                      batch_exceeds_max_num_seqs); NULL where it does not */
+    uint64_t kv_priced_token_bytes; /* where the engine counts its pool's tokens at another
+                                       price than what a token holds (bytes_per_token +
+                                       indexer_token_bytes): that price, one token on this GPU,
+                                       so the pool holds max_tokens x what a token holds (SGLang
+                                       before 0.5.17 prices DeepSeek sparse attention's fp8
+                                       entries unscaled); 0: the same */
+    uint64_t kv_unbudgeted_bytes;   /* ... and what that pool holds past budget.kv_bytes: memory
+                                       outside the engine's budget, in per_gpu.overhead_bytes */
     uint64_t kv_needed_bytes;     /* batch x one sequence at the context */
     bool has_budget;              /* a GPU was named: budget.kv_bytes and below are set */
     struct gs_budget budget;      /* activation, non-torch and graph terms always set */
@@ -492,6 +500,8 @@ struct gs_inference_result {
     bool sglang_prefill_deepep;          /* ... its prefill graphs in DeepEP's 8-aligned sizes */
     const char *sglang_prefill_graphs_off; /* why the release captures none here (NULL: it
                                               does, or has none) */
+    bool sglang_fraction_forced;           /* SGLang set mem_fraction_static itself for the model
+                                              (0.5.3's 0.8 for DeepSeek sparse attention) */
     uint64_t draft_pool_bytes;    /* TensorRT-LLM 1.3 on a V2 hybrid: the one-model draft's own
                                      manager's share of the budget, carved out before the target's
                                      state/attention split (_split_kv_cache_budget_for_draft) */
