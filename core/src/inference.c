@@ -212,6 +212,25 @@ void gs_kv_layout_with_shared(struct gs_kv_layout *kv)
     (void)ovf;
 }
 
+void gs_kv_layout_with_shared_indexer(struct gs_kv_layout *kv)
+{
+    bool ovf = false; /* a sum of figures the layout computed without overflow */
+    kv->indexer_token_bytes = gs_add(kv->indexer_token_bytes, kv->indexer_shared_token_bytes, &ovf);
+    kv->indexer_shared_layers = kv->indexer_shared_token_bytes = 0;
+    (void)ovf;
+}
+
+/* The attention of the first DeepSeek sparse-attention block with an indexer of its own (NULL:
+ * none): the keys a shared-indexer layer would hold are that indexer's. */
+static const struct gs_attention *own_indexer(const struct gs_arch *a)
+{
+    for (size_t i = 0; i < a->block_count; i++)
+        if (a->blocks[i].mixer == GS_MIXER_MLA && a->blocks[i].attn.index_heads &&
+            !compressed_mla(&a->blocks[i]))
+            return &a->blocks[i].attn;
+    return NULL;
+}
+
 /* The layout of decoder layers [first, end) on one GPU. */
 static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64_t e, uint64_t m,
                          uint64_t t, uint64_t first, uint64_t end, bool pad_mla,
@@ -276,6 +295,16 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
             out->indexer_token_bytes = gs_add(
                 out->indexer_token_bytes,
                 gs_div_ceil(gs_mul(indexer_bytes(&b->attn), n, ovf), ratio ? ratio : 1), ovf);
+        /* a layer reusing an earlier layer's top-k: no keys (kept apart) */
+        const struct gs_attention *own =
+            b->mixer == GS_MIXER_MLA && b->attn.index_topk && !b->attn.index_heads && !ratio
+                ? own_indexer(a)
+                : NULL;
+        if (own != NULL) {
+            out->indexer_shared_layers += n;
+            out->indexer_shared_token_bytes =
+                gs_add(out->indexer_shared_token_bytes, gs_mul(indexer_bytes(own), n, ovf), ovf);
+        }
         /* MiniMax-M3's indexer beside GQA attention: one key head of index_head_dim per
          * token, bf16 whatever the KV dtype (vLLM MiniMaxM3IndexerCache, indexer_kv_dtype
          * "bf16" by default), replicated on every tensor rank */

@@ -1198,6 +1198,14 @@ static void sglang_pages(const struct gs_inference_input *in, struct gs_inferenc
     gs_kv_layout_with_shared(&out->kv);
     const struct gs_state_dtypes dtypes = sglang_state_dtypes(in, out->sglang_release);
     gs_engine_state_bytes(in, &dtypes, &out->kv);
+    /* DeepSeek sparse attention's shared-indexer layers (GLM-5.2): DSATokenToKVPool keeps indexer
+     * keys for every layer of the stage, and the cell prices them, until v0.5.18 (PR #30531,
+     * "Skip indexer KV cache for skip-topk layers": skip_topk_layers), and from it wherever
+     * kv_cache_configurator.py _should_elide_dsa_index_k is false - a disaggregated worker (and
+     * HiSparse, the hierarchical cache, the draft worker: not inputs here) */
+    if (dsa_on_cuda(in) && (release_version(in, out->sglang_release) < 518 ||
+                            in->engine.disaggregation != GS_SGLANG_ROLE_NONE))
+        gs_kv_layout_with_shared_indexer(&out->kv);
     dsa_cell_price(in, out);
 }
 

@@ -723,6 +723,52 @@ static void test_glm5_sglang_cell_price(void **state)
     assert_true(r.sglang_fraction_forced);
 }
 
+/* GLM-5.2's shared-indexer layers (57 of 78 reuse an earlier layer's top-k, 21 keep indexer keys:
+ * test_glm52_shared_indexer): vLLM's layout gives them no keys; SGLang's DSATokenToKVPool keeps
+ * 132 bytes a token for every layer until 0.5.18 (PR #30531), and from it in a disaggregated
+ * worker (_should_elide_dsa_index_k). */
+static void test_glm52_sglang_indexer(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(GLM52);
+    struct gs_kv_layout kv;
+    assert_int_equal(gs_kv_layout_for(&a, GS_KV_AUTO, 2, 1, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.indexer_token_bytes, 21 * 132);
+    assert_int_equal(kv.indexer_shared_layers, 57);
+    assert_int_equal(kv.indexer_shared_token_bytes, 57 * 132);
+    gs_kv_layout_with_shared_indexer(&kv);
+    assert_int_equal(kv.indexer_token_bytes, 78 * 132);
+    gs_kv_layout_with_shared_indexer(&kv); /* a second call changes nothing */
+    assert_int_equal(kv.indexer_token_bytes, 78 * 132);
+
+    struct gs_inference_input in = sglang_on_150gb(&a, 517);
+    in.context_length = 8192;
+    in.gpu.hw = GS_HW_HOPPER;
+    struct gs_inference_result r;
+    const struct {
+        uint32_t version;
+        enum gs_sglang_role role;
+        uint64_t indexer_layers;
+    } cases[] = {
+        {517, GS_SGLANG_ROLE_NONE, 78},    {518, GS_SGLANG_ROLE_NONE, 21},
+        {520, GS_SGLANG_ROLE_NONE, 21},    {520, GS_SGLANG_ROLE_DECODE, 78},
+        {520, GS_SGLANG_ROLE_PREFILL, 78}, {515, GS_SGLANG_ROLE_NONE, 78},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        in.engine.version = cases[i].version;
+        in.engine.disaggregation = (uint8_t)cases[i].role;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_int_equal(r.kv.indexer_token_bytes, cases[i].indexer_layers * 132);
+        assert_int_equal(r.kv.bytes_per_token, 78 * 1152); /* bf16 on Hopper */
+    }
+    /* vLLM: the 21 layers' keys */
+    in.engine.engine = GS_ENGINE_VLLM;
+    in.engine.version = 0;
+    in.engine.disaggregation = 0;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.indexer_token_bytes, 21 * 132);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -744,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v4_sglang_pools),
         cmocka_unit_test(test_glm5_sglang_cache),
         cmocka_unit_test(test_glm5_sglang_cell_price),
+        cmocka_unit_test(test_glm52_sglang_indexer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

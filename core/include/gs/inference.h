@@ -99,6 +99,11 @@ struct gs_kv_layout {
      * (and those of a window kind no other layer has), the window ones in windows[]. */
     uint64_t shared_full_layers, shared_full_token_bytes;
     uint64_t shared_token_bytes_total; /* all of them, across the tensor x pipeline group */
+    /* DeepSeek sparse attention's layers that reuse an earlier layer's top-k (GLM-5.2's "shared"
+     * indexer_types) keep no indexer keys and are not in indexer_token_bytes (vLLM and
+     * TensorRT-LLM give them none); the keys they would hold a token, for an engine that keeps
+     * them anyway (gs_kv_layout_with_shared_indexer) */
+    uint64_t indexer_shared_layers, indexer_shared_token_bytes;
 };
 
 /* Counts the kv-shared layers of `kv` as layers holding their own cache, as an engine that
@@ -106,6 +111,12 @@ struct gs_kv_layout {
  * num_effective_layers, and its hybrid layer lists count every layer); their share fields are
  * zeroed, so a second call changes nothing. */
 void gs_kv_layout_with_shared(struct gs_kv_layout *kv);
+
+/* Counts the shared-indexer layers of `kv` as layers keeping indexer keys of their own, as an
+ * engine whose pool allocates them for every sparse-attention layer does (SGLang before 0.5.18,
+ * and its disaggregated workers after); zeroes their share fields, so a second call changes
+ * nothing. */
+void gs_kv_layout_with_shared_indexer(struct gs_kv_layout *kv);
 
 /* `model_bytes`: bytes per element of the model dtype (for `auto`).
  * Errors: "/inference/kv_cache_dtype" for a dtype the architecture cannot use.
