@@ -921,9 +921,10 @@ static bool dsv4_pools(const struct gs_inference_input *in, const struct gs_sgla
  * use_nsa with float8_e4m3fn, from v0.5.5 model_runner's override_kv_cache_dim) unless the
  * trtllm backend runs it, which from v0.5.10 is the fp8 default on compute capability 10 and
  * above (_set_default_nsa_backends / _set_default_dsa_backends) and takes the plain 576-byte entry
- * (calculate_mla_kv_cache_dim); fp8_e5m2 is a plain entry (not float8_e4m3fn) and refused from
- * v0.5.5. v0.5.3 also sets mem_fraction_static 0.8 for them, whatever is given ("Setting mem
- * fraction static to 0.8 for DeepSeek NSA"). */
+ * (calculate_mla_kv_cache_dim) - but from v0.5.17 GLM-5 (GlmMoeDsaForCausalLM) on compute
+ * capability 12.x runs its fp8 cache on flashinfer_sparse_mla, scaled; fp8_e5m2 is a plain entry
+ * (not float8_e4m3fn) and refused from v0.5.5. v0.5.3 also sets mem_fraction_static 0.8 for them,
+ * whatever is given ("Setting mem fraction static to 0.8 for DeepSeek NSA"). */
 #define DSA_PAGE_SIZE 64
 
 /* The assumption kv_cache_dtype where SGLang's format for the model is not the request's. */
@@ -934,8 +935,9 @@ static const char dsa_fp8_scaled[] =
     "below (0.5.5 on; 0.5.3-0.5.4 take fp8_e4m3 there whatever is asked)";
 static const char dsa_fp8_plain[] =
     "DeepSeek sparse attention's fp8 cache under the trtllm backend, SGLang's fp8 default on "
-    "compute capability 10 and above from 0.5.10: the plain 576-byte entry (kv_cache_dtype auto is "
-    "fp8_e4m3 there)";
+    "compute capability 10 and above from 0.5.10 (but GLM-5's on 12.x from 0.5.17, "
+    "flashinfer_sparse_mla, which keeps the 656-byte scaled entry): the plain 576-byte entry "
+    "(kv_cache_dtype auto is fp8_e4m3 there)";
 static const char dsa_dtype_source[] =
     "SGLang server_args.py (from 0.5.15 arg_groups/overrides.py) _dsa_kv_cache_dtype_default and "
     "_set_default_dsa_backends; kv_cache_configurator.py calculate_mla_kv_cache_dim";
@@ -961,8 +963,14 @@ static enum gs_kv_dtype dsa_kv_dtype(const struct gs_inference_input *in, uint32
     enum gs_kv_dtype d = in->kv_dtype;
     if (version < 505 ? blackwell : d == GS_KV_AUTO && blackwell)
         d = GS_KV_FP8;
+    /* from v0.5.17 GLM-5's fp8 cache on compute capability 12.x runs flashinfer_sparse_mla
+     * rather than trtllm (_set_default_dsa_backends is_glm_sm12_fp8), which keeps the scaled
+     * entry */
+    static const char *const glm_dsa[] = {"GlmMoeDsaForCausalLM", NULL};
+    const bool glm_sm12 =
+        version >= 517 && in->gpu.sm_major == 12 && gs_arch_class_in(in->arch, glm_dsa);
     if (d == GS_KV_FP8 || d == GS_KV_FP8_DS_MLA)
-        return version >= 510 && blackwell ? GS_KV_FP8 : GS_KV_FP8_DS_MLA;
+        return version >= 510 && blackwell && !glm_sm12 ? GS_KV_FP8 : GS_KV_FP8_DS_MLA;
     return GS_KV_AUTO;
 }
 

@@ -649,6 +649,24 @@ static void test_glm5_sglang_cache(void **state)
         assert_int_equal(r.block_size, 64);
         assert_true(r.starts);
     }
+    /* GLM-5 on compute capability 12.x (an RTX PRO 6000): from 0.5.17 its fp8 cache runs
+     * flashinfer_sparse_mla, scaled (656); 0.5.16 keeps trtllm's plain entry */
+    in.gpu.hw = GS_HW_BLACKWELL;
+    in.gpu.sm_major = 12;
+    in.kv_dtype = GS_KV_AUTO;
+    in.engine.version = 517;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.bytes_per_token, 78 * 656);
+    in.engine.version = 516;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.bytes_per_token, 78 * 576);
+    in.gpu.sm_major = 10;
+    in.engine.version = 518;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.bytes_per_token, 78 * 576);
+    in.gpu.sm_major = 0;
+    in.gpu.hw = GS_HW_HOPPER;
+    in.kv_dtype = GS_KV_BF16;
     /* fp8_e5m2: asserted against from 0.5.5; a given page size is kept */
     in.kv_dtype = GS_KV_FP8_E5M2;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
