@@ -535,9 +535,11 @@ static uint64_t mla_workspace_reserve(const struct gs_inference_input *in,
 {
     const struct gs_engine_config *c = &in->engine;
     const struct gs_attention *mla = NULL;
+    /* dense MLA only: DeepSeek sparse attention (an indexer on some layer - DeepSeek-V3.2, GLM-5 -
+     * or DeepSeek-V4, whose first layers are window-only MLA) attends through its own sparse
+     * backends; the model, not its first attention block, decides */
     const struct gs_block *ab = gs_arch_attention_block(in->arch);
-    if (ab != NULL && ab->mixer == GS_MIXER_MLA && ab->attn.index_heads == 0 &&
-        ab->attn.compress_ratio == 0)
+    if (ab != NULL && ab->mixer == GS_MIXER_MLA && !gs_arch_has_sparse_mla(in->arch))
         mla = &ab->attn;
     if (!release_for(c->version)->mla_workspace_reserve || mla == NULL ||
         in->kv_dtype != GS_KV_FP8 || c->chunked_prefill == GS_CHUNKED_PREFILL_ON ||

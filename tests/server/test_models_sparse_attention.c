@@ -474,6 +474,35 @@ static void test_deepseek_v4_vllm_cache_dtype(void **state)
     assert_null(r.kv_dtype_warning);
 }
 
+/* TensorRT-LLM 1.3's fp8 context-MLA reserve (tensorrt_llm.c mla_workspace_reserve) is dense
+ * MLA's: DeepSeek-V4, whose first layers are window-only MLA without an indexer, and GLM-5 keep
+ * none; DeepSeek-V3's is test_engine_rules' test_tensorrt_mla_workspace_reserve. */
+static void test_sparse_mla_tensorrt_no_context_reserve(void **state)
+{
+    (void)state;
+    const struct gs_arch flash = fixture_arch_file(FLASH);
+    const struct gs_arch glm = fixture_arch_file(GLM5);
+    const struct gs_arch *models[] = {&flash, &glm};
+    for (size_t i = 0; i < 2; i++) {
+        struct gs_inference_input in;
+        memset(&in, 0, sizeof(in));
+        in.arch = models[i];
+        in.weights_bytes = 40000000000ULL;
+        in.batch_size = 1;
+        in.context_length = 131072;
+        in.tensor = in.pipeline = 1;
+        in.model_bytes = 2;
+        in.kv_dtype = GS_KV_FP8;
+        in.gpu.total_bytes = 1ULL << 42;
+        in.engine.engine = GS_ENGINE_TENSORRT_LLM;
+        in.engine.version = 10300;
+        struct gs_inference_result r;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_true(r.budget.kv_bytes > 0);
+        assert_int_equal(r.workspace_reserve_bytes, 0);
+    }
+}
+
 /* SGLang's inputs: 40 GB of weights on a 150 GB GPU, 1 GB outside torch, mem_fraction_static
  * 0.9, one sequence of 131,072 tokens; for DeepSeek-V4-Flash the pool rule leaves A =
  * 93,831,564,544 bytes (0.9 x 149e9 less the weights, the rotary tables and the allocator's
@@ -805,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_glm5_errors),
         cmocka_unit_test(test_deepseek_v4_serving),
         cmocka_unit_test(test_deepseek_v4_vllm_cache_dtype),
+        cmocka_unit_test(test_sparse_mla_tensorrt_no_context_reserve),
         cmocka_unit_test(test_deepseek_v4_sglang_pools),
         cmocka_unit_test(test_glm5_sglang_cache),
         cmocka_unit_test(test_glm5_sglang_cell_price),
