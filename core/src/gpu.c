@@ -35,5 +35,7 @@ void gs_fit_apply_serving(struct gs_fit *fit, const struct gs_inference_result *
     const int64_t limit = gs_fit_engine_limit(r);
     fit->limit_bytes = limit > 0 ? (uint64_t)limit : 0;
     fit->fits = r->holds_batch;
-    fit->headroom_bytes = r->budget.kv_bytes - (int64_t)r->kv_needed_bytes;
+    /* the pool's room for sequences: the budget, and what the engine's pool holds past it */
+    fit->headroom_bytes =
+        r->budget.kv_bytes + (int64_t)r->kv_unbudgeted_bytes - (int64_t)r->kv_needed_bytes;
 }

@@ -19,6 +19,7 @@
 #include "gs/capability.h"
 #include "gs/estimate.h"
 #include "gs/framework.h"
+#include "gs/gpu.h"
 #include "gs/inference.h"
 #include "gs/sglang.h"
 #include "gs/speculative.h"
@@ -757,6 +758,16 @@ static void test_glm5_sglang_cell_price(void **state)
             assert_true(r.kv_unbudgeted_bytes > 0);
         /* sequences of 8,192 tokens (128 pages) in the pool as held */
         assert_int_equal(r.max_concurrency, pool / (128 * 64 * cases[i].held));
+        /* the fit's headroom and limit count the pool past the budget */
+        struct gs_fit fit;
+        memset(&fit, 0, sizeof(fit));
+        gs_fit_apply_serving(&fit, &r);
+        assert_int_equal(fit.headroom_bytes, (int64_t)pool - (int64_t)r.kv_needed_bytes);
+        assert_int_equal(gs_fit_engine_limit(&r) - r.budget.kv_bytes,
+                         (int64_t)(r.budget.weights_bytes + r.budget.activation_bytes +
+                                   r.budget.non_torch_bytes + r.budget.cuda_graph_bytes +
+                                   r.state_unbudgeted_bytes + r.kv_unbudgeted_bytes +
+                                   r.request_table_bytes));
     }
     /* what the fraction is given is kept outside 0.5.3 */
     in.engine.version = 504;

@@ -42,7 +42,8 @@ enum gs_status gs_fit_check(uint64_t required_bytes, const struct gs_gpu *gpu, s
 /* Re-bases a capacity verdict on a serving engine's rule (when `serving`
  * has a budget): an engine claims its own share of the GPU (vLLM 0.9 of it by
  * default), so the batch fits when the engine starts and its KV budget holds
- * the whole batch; the headroom is the KV budget left after the batch. */
+ * the whole batch; the headroom is the KV budget left after the batch (with what the engine's pool
+ * holds past its budget, kv_unbudgeted_bytes). */
 void gs_fit_apply_serving(struct gs_fit *fit, const struct gs_inference_result *serving);
 
 /* Everything a serving engine with a budget may hold on the GPU: its KV budget plus what it
