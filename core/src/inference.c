@@ -286,10 +286,19 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
          * block_size / ratio entries), and the indexer one key per entry; whole bytes per
          * token over the block's layers, rounded up */
         const uint64_t ratio = compressed_mla(b) ? b->attn.compress_ratio : 0;
+        /* DeepSeek sparse attention reads index_topk entries of these layers a step */
+        const bool topk = b->mixer == GS_MIXER_MLA && b->attn.index_topk;
+        if (topk) {
+            const uint64_t spans = gs_mul(b->attn.index_topk, ratio ? ratio : 1, ovf);
+            if (spans > out->topk_tokens)
+                out->topk_tokens = spans;
+        }
         if (ratio > 0) {
             const uint64_t compressed = gs_div_ceil(bytes, ratio);
             out->bytes_per_token = gs_add(out->bytes_per_token, compressed, ovf);
             out->full_token_bytes = gs_add(out->full_token_bytes, compressed, ovf);
+            if (topk)
+                out->topk_token_bytes = gs_add(out->topk_token_bytes, compressed, ovf);
         }
         if (b->mixer == GS_MIXER_MLA && b->attn.index_heads)
             out->indexer_token_bytes = gs_add(
@@ -314,6 +323,8 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
         if (b->attn.span == GS_SPAN_FULL || b->attn.window == 0) {
             out->full_layers += n;
             out->full_token_bytes = gs_add(out->full_token_bytes, bytes, ovf);
+            if (topk)
+                out->topk_token_bytes = gs_add(out->topk_token_bytes, bytes, ovf);
         } else {
             out->window_layers += n;
             add_window(out, &b->attn, n, bytes, ovf);
@@ -673,6 +684,9 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
          * PR #25101): per token, the draft's bytes add all the same */
         const uint64_t add = in->draft_token_bytes ? in->draft_token_bytes
                                                    : gs_mul(layer, in->draft_layers, &ovf);
+        /* (an MTP layer of a sparse-attention model attends as the model's layers do) */
+        if (!in->draft_token_bytes && out->kv.topk_token_bytes == out->kv.full_token_bytes)
+            out->kv.topk_token_bytes = gs_add(out->kv.topk_token_bytes, add, &ovf);
         out->kv.full_layers = gs_add(out->kv.full_layers, in->draft_layers, &ovf);
         out->kv.full_token_bytes = gs_add(out->kv.full_token_bytes, add, &ovf);
         out->kv.bytes_per_token = gs_add(out->kv.bytes_per_token, add, &ovf);

@@ -132,19 +132,20 @@ static double attention_flops(const struct gs_arch *a, double context)
 
 /* Bytes of cache one sequence reads in a decode step at `context` tokens:
  * full-attention layers over every token (DeepSeek's sparse attention over
- * its index_topk selected tokens, its indexer over every key), windowed
- * layers over their window, recurrent layers their fixed state. */
+ * the tokens its index_topk selected entries span - on DeepSeek-V4's ratio-4
+ * layers index_topk compressed entries, its ratio-128 ones every entry - and
+ * its indexer over every key), windowed layers over their window, recurrent
+ * layers their fixed state. */
 static double cache_read_bytes(const struct gs_decode_input *in, double context)
 {
     const struct gs_kv_layout *kv = in->kv;
     if (kv == NULL)
         return context * (double)in->kv_bytes_per_token_per_gpu;
-    const struct gs_block *attn = gs_arch_attention_block(in->arch);
-    double attended = context;
-    if (attn != NULL && attn->mixer == GS_MIXER_MLA && attn->attn.index_topk > 0 &&
-        (double)attn->attn.index_topk < attended)
-        attended = (double)attn->attn.index_topk;
-    double bytes = attended * (double)kv->full_token_bytes + context * (double)kv->indexer_token_bytes;
+    const double selected =
+        kv->topk_tokens && (double)kv->topk_tokens < context ? (double)kv->topk_tokens : context;
+    double bytes = context * (double)(kv->full_token_bytes - kv->topk_token_bytes) +
+                   selected * (double)kv->topk_token_bytes +
+                   context * (double)kv->indexer_token_bytes;
     for (size_t i = 0; i < kv->window_count; i++) {
         const double w = (double)kv->windows[i].window;
         bytes += (w < context ? w : context) * (double)kv->windows[i].token_bytes;

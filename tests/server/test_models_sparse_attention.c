@@ -21,11 +21,13 @@
 #include "gs/framework.h"
 #include "gs/gpu.h"
 #include "gs/inference.h"
+#include "gs/perf.h"
 #include "gs/sglang.h"
 #include "gs/speculative.h"
 #include "gs/weights.h"
 #include "readers/models.h"
 
+#include <math.h>
 #include <string.h>
 
 #define FLASH "deepseek_v4/deepseek-ai__DeepSeek-V4-Flash.json"
@@ -475,6 +477,47 @@ static void test_deepseek_v4_vllm_cache_dtype(void **state)
     assert_null(r.kv_dtype_warning);
 }
 
+/* What a decode step reads of DeepSeek sparse attention's cache (perf.c cache_read_bytes): the
+ * layers that attend to a top-k selection read the tokens it spans - DeepSeek-V4's ratio-4 layers
+ * index_topk (512) compressed entries of 4 tokens, 2,048 tokens; its ratio-128 layers every entry;
+ * DeepSeek-V3.2 / GLM-5 index_topk (2,048) latents - the indexer every key, a window its window.
+ * Flash in fp8_ds_mla (test_deepseek_v4_cache): 3,158 compressed bytes a token, of which the
+ * ratio-4 layers' 146 + 2,920 = 3,066; 43 x 584 in the 128-token window; 693 of indexer keys. At
+ * 131,072 tokens, on a 3.35 TB/s GPU at full efficiency with no weights: (131,072 x (92 + 693) +
+ * 2,048 x 3,066 + 128 x 25,112) / 3.35e12 s, where reading every compressed entry (the rule before
+ * December 2026) took 131,072 x (3,158 + 693) + 128 x 25,112 bytes. */
+static void test_sparse_mla_decode_reads(void **state)
+{
+    (void)state;
+    const struct gs_arch flash = fixture_arch_file(FLASH);
+    struct gs_kv_layout kv, g;
+    assert_int_equal(gs_kv_layout_for(&flash, GS_KV_FP8_DS_MLA, 2, 1, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.full_token_bytes, 3158);
+    assert_int_equal(kv.topk_token_bytes, 3066);
+    assert_int_equal(kv.topk_tokens, 2048);
+    const struct gs_arch glm = fixture_arch_file(GLM5);
+    assert_int_equal(gs_kv_layout_for(&glm, GS_KV_AUTO, 2, 1, 1, &g, NULL), GS_OK);
+    assert_int_equal(g.topk_token_bytes, g.full_token_bytes);
+    assert_int_equal(g.topk_tokens, 2048);
+
+    struct gs_perf_gpu gpu = {3350, 989, 989, 900, 5};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    eff.decode_bandwidth_permille = 1000;
+    eff.decode_compute_permille = 1000;
+    struct gs_decode_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &flash;
+    in.tensor = in.pipeline = in.batch = 1;
+    in.prompt_tokens = 131072;
+    in.kv = &kv;
+    struct gs_decode_result r;
+    assert_true(gs_perf_decode(&in, &gpu, &eff, &r));
+    const double read = 131072.0 * (92 + 693) + 2048.0 * 3066 + 128.0 * 43 * 584;
+    if (fabs(r.memory_seconds - read / 3350e9) > 1e-9 * read / 3350e9)
+        fail_msg("memory_seconds %.9g, want %.9g", r.memory_seconds, read / 3350e9);
+}
+
 /* TensorRT-LLM 1.3's fp8 context-MLA reserve (tensorrt_llm.c mla_workspace_reserve) is dense
  * MLA's: DeepSeek-V4, whose first layers are window-only MLA without an indexer, and GLM-5 keep
  * none; DeepSeek-V3's is test_engine_rules' test_tensorrt_mla_workspace_reserve. */
@@ -846,6 +889,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v4_serving),
         cmocka_unit_test(test_deepseek_v4_vllm_cache_dtype),
         cmocka_unit_test(test_sparse_mla_tensorrt_no_context_reserve),
+        cmocka_unit_test(test_sparse_mla_decode_reads),
         cmocka_unit_test(test_deepseek_v4_sglang_pools),
         cmocka_unit_test(test_glm5_sglang_cache),
         cmocka_unit_test(test_glm5_sglang_cell_price),

@@ -81,6 +81,10 @@ struct gs_kv_layout {
     size_t window_count;
     struct gs_kv_window windows[GS_BLOCKS_MAX];
     uint64_t indexer_token_bytes; /* sparse-attention indexer keys per token (all layers) */
+    uint64_t topk_token_bytes;    /* of full_token_bytes, the layers that attend to a top-k
+                                     selection (DeepSeek sparse attention: index_topk entries,
+                                     each compress_ratio tokens on DeepSeek-V4) */
+    uint64_t topk_tokens;         /* ... the tokens that selection spans (the largest such) */
     uint64_t recurrent_layers;    /* Mamba / linear-attention layers on this GPU */
     uint64_t state_bytes_per_sequence; /* their fixed state, per sequence */
     uint64_t conv_row_bytes;     /* one more row of every such layer's convolution window (vLLM
