@@ -112,8 +112,16 @@ static double experts_touched(const struct gs_block *b, uint64_t batch)
 /* Attention FLOPs per token at a context of `context` tokens, QK^T and AV:
  * 4 * a * d per attended token on every attention layer; a sliding or
  * chunked layer attends at most its window, a recurrent layer a fixed
- * state (counted in its parameters). */
-static double attention_flops(const struct gs_arch *a, double context)
+ * state (counted in its parameters). With `sparse` (the serving engines'
+ * sparse kernels), DeepSeek sparse attention attends the entries its
+ * indexer selected - index_topk latents (DeepSeek-V3.2, GLM-5), or beside
+ * DeepSeek-V4's window index_topk compressed entries on its ratio-4 layers
+ * and every entry on its ratio-128 ones - and the indexer scores every key:
+ * 2 x index heads x index_head_dim a key (the DeepSeek-V3.2-Exp report's
+ * "O(L^2) to O(Lk)" core attention beside its lightning indexer). Training
+ * (`sparse` false) counts attention dense, as transformers' eager modeling
+ * computes the scores before masking them. */
+static double attention_flops(const struct gs_arch *a, double context, bool sparse)
 {
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
@@ -125,7 +133,20 @@ static double attention_flops(const struct gs_arch *a, double context)
         double span = context;
         if (b->attn.span != GS_SPAN_FULL && b->attn.window > 0 && (double)b->attn.window < span)
             span = (double)b->attn.window;
+        const double ratio = (double)b->attn.compress_ratio;
+        const double topk = (double)b->attn.index_topk;
+        double keys = 0; /* what the indexer scores */
+        if (sparse && b->mixer == GS_MIXER_MLA && ratio > 0) {
+            keys = context / ratio; /* DeepSeek-V4's compressed entries, beside the window */
+            span += topk > 0 && topk < keys ? topk : keys;
+        } else if (sparse && b->mixer == GS_MIXER_MLA && topk > 0) {
+            keys = context;
+            span = topk < context ? topk : context;
+        }
         flops += 4.0 * (double)counts[k] * (double)b->attn.heads * (double)b->attn.head_dim * span;
+        if (b->attn.index_heads)
+            flops += 2.0 * (double)counts[k] * (double)b->attn.index_heads *
+                     (double)b->attn.index_head_dim * keys;
     }
     return flops;
 }
@@ -175,7 +196,7 @@ double gs_perf_prefill_seconds(const struct gs_decode_input *in, const struct gs
     const double p = (double)(in->pipeline ? in->pipeline : 1);
     const double prompt = (double)in->prompt_tokens;
     const double prefill_flops = 2.0 * (double)in->active_parameters * prompt +
-                                 attention_flops(in->arch, prompt) / 2 * prompt;
+                                 attention_flops(in->arch, prompt, true) / 2 * prompt;
     return prefill_flops / (t * p * prefill_rate);
 }
 
@@ -188,8 +209,8 @@ double gs_perf_request_seconds_floor(const struct gs_decode_input *in, const str
                            scaled(eff->decode_compute_permille, eff->stack_compute_permille);
     const double t = (double)(in->tensor ? in->tensor : 1);
     const double p = (double)(in->pipeline ? in->pipeline : 1);
-    const double flops_per_token =
-        2.0 * (double)in->active_parameters + attention_flops(in->arch, (double)in->prompt_tokens);
+    const double flops_per_token = 2.0 * (double)in->active_parameters +
+                                   attention_flops(in->arch, (double)in->prompt_tokens, true);
     return gs_perf_prefill_seconds(in, gpu, eff) +
            (double)in->output_tokens * flops_per_token / (t * p * compute);
 }
@@ -227,7 +248,7 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
      * cycle on each GPU, the KV cache once */
     out->memory_seconds = (p * weights + batch * cache_read_bytes(in, context)) / bw;
     const double flops_per_token =
-        2.0 * (double)in->active_parameters + attention_flops(in->arch, context);
+        2.0 * (double)in->active_parameters + attention_flops(in->arch, context, true);
     out->compute_seconds = batch * flops_per_token / (t * p * compute);
     /* tensor parallelism: two ring all-reduces of the bf16 hidden state per layer */
     out->comm_seconds = 0;
@@ -294,7 +315,7 @@ double gs_perf_train_attention_share(const struct gs_arch *arch, uint64_t sequen
     if (flop_parameters == 0 || sequence == 0)
         return 0;
     const double counted = (adapters ? 4.0 : 6.0) * (double)flop_parameters;
-    return 3.0 * attention_flops(arch, (double)sequence / 2) / counted;
+    return 3.0 * attention_flops(arch, (double)sequence / 2, false) / counted;
 }
 
 /* 1F1B's idle share is (p - 1) / (m + p - 1) of a step: the bubble is p - 1 micro-batch

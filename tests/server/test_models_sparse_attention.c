@@ -518,6 +518,43 @@ static void test_sparse_mla_decode_reads(void **state)
         fail_msg("memory_seconds %.9g, want %.9g", r.memory_seconds, read / 3350e9);
 }
 
+/* Serving's attention FLOPs for DeepSeek sparse attention (perf.c attention_flops with `sparse`):
+ * 4 a d per attended entry and 2 x index heads x index_head_dim per key the indexer scores. At a
+ * 131,072-token context, a token of DeepSeek-V4-Flash (64 heads of 512): its 2 window-only layers
+ * attend 128 tokens, 4 x 64 x 512 x 128 = 16,777,216; its 21 ratio-4 layers 128 + 512 entries,
+ * 83,886,080, and score 32,768 compressed keys with 64 index heads of 128, 536,870,912; its 20
+ * ratio-128 layers 128 + 1,024 entries, 150,994,944: 16,089,350,144 in all. GLM-5 (78 layers, each
+ * with an indexer of 32 heads of 128): 2,048 latents and 131,072 keys a layer. Prefill is
+ * compute-bound: with no parameters counted it is that / 2 x the prompt over the peak. */
+static void test_sparse_mla_attention_flops(void **state)
+{
+    (void)state;
+    const struct gs_arch flash = fixture_arch_file(FLASH);
+    const struct gs_arch glm = fixture_arch_file(GLM5);
+    struct gs_perf_gpu gpu = {3350, 989, 989, 900, 5};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    eff.prefill_permille = 1000;
+    eff.stack_compute_permille = 1000;
+    const double peak = gs_perf_peak_flops(&gpu, GS_REGIME_BF16_MIXED);
+    struct gs_decode_input in;
+    memset(&in, 0, sizeof(in));
+    in.tensor = in.pipeline = in.batch = 1;
+    in.prompt_tokens = 131072;
+    in.arch = &flash;
+    double want = 16089350144.0 / 2 * 131072 / peak;
+    double got = gs_perf_prefill_seconds(&in, &gpu, &eff);
+    if (fabs(got - want) > 1e-9 * want)
+        fail_msg("DeepSeek-V4-Flash prefill %.9g s, want %.9g", got, want);
+    in.arch = &glm;
+    const struct gs_block *b = gs_arch_attention_block(&glm);
+    const double layer = 4.0 * 64 * (double)b->attn.head_dim * 2048 + 2.0 * 32 * 128 * 131072;
+    want = 78 * layer / 2 * 131072 / peak;
+    got = gs_perf_prefill_seconds(&in, &gpu, &eff);
+    if (fabs(got - want) > 1e-9 * want)
+        fail_msg("GLM-5 prefill %.9g s, want %.9g", got, want);
+}
+
 /* TensorRT-LLM 1.3's fp8 context-MLA reserve (tensorrt_llm.c mla_workspace_reserve) is dense
  * MLA's: DeepSeek-V4, whose first layers are window-only MLA without an indexer, and GLM-5 keep
  * none; DeepSeek-V3's is test_engine_rules' test_tensorrt_mla_workspace_reserve. */
@@ -890,6 +927,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v4_vllm_cache_dtype),
         cmocka_unit_test(test_sparse_mla_tensorrt_no_context_reserve),
         cmocka_unit_test(test_sparse_mla_decode_reads),
+        cmocka_unit_test(test_sparse_mla_attention_flops),
         cmocka_unit_test(test_deepseek_v4_sglang_pools),
         cmocka_unit_test(test_glm5_sglang_cache),
         cmocka_unit_test(test_glm5_sglang_cell_price),
