@@ -164,8 +164,9 @@ static double cache_read_bytes(const struct gs_decode_input *in, double context)
         return context * (double)in->kv_bytes_per_token_per_gpu;
     const double selected =
         kv->topk_tokens && (double)kv->topk_tokens < context ? (double)kv->topk_tokens : context;
-    double bytes = context * (double)(kv->full_token_bytes - kv->topk_token_bytes) +
-                   selected * (double)kv->topk_token_bytes +
+    const uint64_t topk =
+        kv->topk_token_bytes < kv->full_token_bytes ? kv->topk_token_bytes : kv->full_token_bytes;
+    double bytes = context * (double)(kv->full_token_bytes - topk) + selected * (double)topk +
                    context * (double)kv->indexer_token_bytes;
     for (size_t i = 0; i < kv->window_count; i++) {
         const double w = (double)kv->windows[i].window;
