@@ -101,3 +101,11 @@ bool gs_engine_has_towers(const struct gs_arch *a)
             return true;
     return false;
 }
+
+void gs_engine_kv_dtype_notes(const struct gs_inference_result *r, const struct gs_engine_notes *n)
+{
+    if (r->kv_dtype_detail != NULL && n->assume)
+        n->assume(n->ctx, "kv_cache_dtype", r->kv_dtype_detail, r->kv_dtype_source);
+    if (r->kv_dtype_warning != NULL && n->warn)
+        n->warn(n->ctx, "kv_cache_dtype_may_not_start", r->kv_dtype_warning);
+}

@@ -1169,20 +1169,20 @@ static struct gs_state_dtypes sglang_state_dtypes(const struct gs_inference_inpu
                                     GS_STATE_REACH_ALL};
 }
 
-/* What SGLang's count of tokens prices a token of DeepSeek sparse attention at before 0.5.17
- * (gs_inference_result.kv_priced_token_bytes). The cell profile_max_num_token divides the budget
- * by (model_runner.py; from 0.5.9 model_runner_kv_cache_mixin.py get_cell_size_per_token, from
- * 0.5.12 pool_configurator.py _compute_cell_size) is kv_lora_rank + qk_rope_head_dim elements
- * of the cache dtype a layer, one byte each for fp8, while the pool stores the 656-byte scaled
- * entry (dsa_kv_dtype); v0.5.3's cell has no indexer keys either (they join it in v0.5.4: "Add
- * indexer KV cache overhead for NSA models"). max_total_num_tokens of the stored entries are
- * then allocated, past the fraction. PR #31992 ("correct DSA KV memory budget", first in
- * v0.5.17) prices the cell with calculate_mla_kv_cache_dim, the stored entry. */
-static void dsa_cell_price(const struct gs_inference_input *in, struct gs_inference_result *out)
+/* What SGLang's count of tokens prices a token of DeepSeek sparse attention (on CUDA, release
+ * `v`) at before 0.5.17 (gs_inference_result.kv_priced_token_bytes). The cell profile_max_num_token
+ * divides the budget by (model_runner.py; from 0.5.9 model_runner_kv_cache_mixin.py
+ * get_cell_size_per_token, from 0.5.12 pool_configurator.py _compute_cell_size) is kv_lora_rank +
+ * qk_rope_head_dim elements of the cache dtype a layer, one byte each for fp8, while the pool
+ * stores the 656-byte scaled entry (dsa_kv_dtype); v0.5.3's cell has no indexer keys either (they
+ * join it in v0.5.4: "Add indexer KV cache overhead for NSA models"). max_total_num_tokens of the
+ * stored entries are then allocated, past the fraction. PR #31992 ("correct DSA KV memory budget",
+ * first in v0.5.17) prices the cell with calculate_mla_kv_cache_dim, the stored entry. */
+static void dsa_cell_price(const struct gs_inference_input *in, uint32_t v,
+                           struct gs_inference_result *out)
 {
-    const uint32_t v = release_version(in, out->sglang_release);
     const struct gs_block *mla = gs_arch_attention_block(in->arch);
-    if (!dsa_on_cuda(in) || v >= 517 || mla == NULL || mla->mixer != GS_MIXER_MLA)
+    if (v >= 517 || mla == NULL || mla->mixer != GS_MIXER_MLA)
         return;
     const struct gs_kv_layout *kv = &out->kv;
     uint64_t price = kv->bytes_per_token;
@@ -1211,10 +1211,12 @@ static void sglang_pages(const struct gs_inference_input *in, struct gs_inferenc
      * "Skip indexer KV cache for skip-topk layers": skip_topk_layers), and from it wherever
      * kv_cache_configurator.py _should_elide_dsa_index_k is false - a disaggregated worker (and
      * HiSparse, the hierarchical cache, the draft worker: not inputs here) */
-    if (dsa_on_cuda(in) && (release_version(in, out->sglang_release) < 518 ||
-                            in->engine.disaggregation != GS_SGLANG_ROLE_NONE))
+    if (!dsa_on_cuda(in))
+        return;
+    const uint32_t v = release_version(in, out->sglang_release);
+    if (v < 518 || in->engine.disaggregation != GS_SGLANG_ROLE_NONE)
         gs_kv_layout_with_shared_indexer(&out->kv);
-    dsa_cell_price(in, out);
+    dsa_cell_price(in, v, out);
 }
 
 /* Decoder layers with a recurrent state in [first, end). */
@@ -2350,8 +2352,7 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
                         "(DeepSeek-V3.2, GLM-5) on GPUs, whatever is given or its rule gives",
                         "sglang server_args.py _handle_model_specific_adjustments (\"Setting mem "
                         "fraction static to 0.8 for DeepSeek NSA\"), v0.5.3");
-    if (r->kv_dtype_detail != NULL && n->assume)
-        n->assume(n->ctx, "kv_cache_dtype", r->kv_dtype_detail, r->kv_dtype_source);
+    gs_engine_kv_dtype_notes(r, n);
     if (r->kv_unbudgeted_bytes && n->assume_value) {
         n->assume_value(n->ctx, "kv_unbudgeted_bytes", r->kv_unbudgeted_bytes,
                         "SGLang before 0.5.17 counts DeepSeek sparse attention's tokens at a "

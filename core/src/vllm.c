@@ -1827,10 +1827,7 @@ static void vllm_notes(const struct gs_engine_config *c, const struct gs_inferen
                         "docs/vllm-kv-budget-research.md section 5.3");
     if (r->ssm_dtype_ignored && n->warn)
         n->warn(n->ctx, "mamba_ssm_dtype_ignored", r->ssm_dtype_ignored);
-    if (r->kv_dtype_detail != NULL && n->assume)
-        n->assume(n->ctx, "kv_cache_dtype", r->kv_dtype_detail, r->kv_dtype_source);
-    if (r->kv_dtype_warning != NULL && n->warn)
-        n->warn(n->ctx, "kv_cache_dtype_may_not_start", r->kv_dtype_warning);
+    gs_engine_kv_dtype_notes(r, n);
     if (r->moe_gather_not_modeled && n->warn)
         n->warn(n->ctx, "moe_gather_not_modeled",
                 "under data parallelism vLLM's MoE layers gather every rank's tokens before the "

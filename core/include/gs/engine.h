@@ -180,6 +180,10 @@ void gs_engine_state_bytes(const struct gs_inference_input *in, const struct gs_
 void gs_engine_server_batch_defaults(const struct gs_inference_input *in,
                                      struct gs_inference_result *out);
 
+/* The notes of a cache format the engine resolved for the model (gs_inference_result.kv_dtype):
+ * the assumption kv_cache_dtype where kv_dtype_detail says why, the warning
+ * kv_cache_dtype_may_not_start where kv_dtype_warning says which releases or backends stop. */
+void gs_engine_kv_dtype_notes(const struct gs_inference_result *r, const struct gs_engine_notes *n);
 
 /* The caching allocator's rounding of this worker's weight tensors
  * (gs_weights_segment_slack). */
