@@ -456,6 +456,12 @@ bool gs_arch_is_deepseek_v4(const struct gs_arch *a)
     return a != NULL && gs_arch_class_in(a, classes);
 }
 
+bool gs_arch_is_deepseek_v41(const struct gs_arch *a)
+{
+    static const char *const classes[] = {"DeepseekV41ForCausalLM", NULL};
+    return a != NULL && gs_arch_class_in(a, classes);
+}
+
 bool gs_arch_has_mla(const struct gs_arch *a)
 {
     const struct gs_block *b = gs_arch_attention_block(a);

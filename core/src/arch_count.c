@@ -53,7 +53,7 @@ static void add_module(struct tally *t, const struct gs_module *m, const struct 
                              &t->ovf);
     if (m->flags & GS_MOD_TOKENS)
         t->tokens = gs_add(t->tokens, n, &t->ovf);
-    if (m->flags & GS_MOD_LOOKUP)
+    if ((m->flags & GS_MOD_LOOKUP) && where != GS_PART_MTP) /* not in `total` either */
         t->lookups = gs_add(t->lookups, gs_mul(n, layers, &t->ovf), &t->ovf);
 }
 

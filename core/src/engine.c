@@ -48,8 +48,13 @@ static struct gs_weights_request stage_request(const struct gs_inference_input *
                                                const struct gs_engine_stage *stage)
 {
     return (struct gs_weights_request){(enum gs_weight_format)in->weight_format,
-                                       in->group_size, stage->tensor, stage->pipeline,
-                                       in->experts_only, in->expert, in->stages};
+                                       in->group_size,
+                                       stage->tensor,
+                                       stage->pipeline,
+                                       in->experts_only,
+                                       in->expert,
+                                       in->stages,
+                                       in->host_tables};
 }
 
 uint64_t gs_engine_segment_slack(const struct gs_inference_input *in,
@@ -100,6 +105,27 @@ bool gs_engine_has_towers(const struct gs_arch *a)
         if (a->towers[i].part == GS_PART_VISION || a->towers[i].part == GS_PART_AUDIO)
             return true;
     return false;
+}
+
+bool gs_engine_engram_tables_on_host(enum gs_engine engine, uint8_t asked)
+{
+    if (asked != GS_TABLES_DEFAULT)
+        return asked == GS_TABLES_HOST;
+    switch (engine) {
+    case GS_ENGINE_VLLM:
+        /* vllm/config/engram.py EngramConfig.cpu_offload defaults to VLLM_PLE_CPU_OFFLOAD
+         * ("enabled by default"): the shards in pinned host memory, read over UVA
+         * (models/deepseek_v41/nvidia/engram.py ParallelEngramEmbedding; --engram-config
+         * '{"cpu_offload": false}' keeps them on the GPU) */
+    case GS_ENGINE_TENSORRT_LLM:
+        /* _torch/models/modeling_deepseekv41.py DeepseekV41Engram: "Pinned-CPU FP8 lookup",
+         * ShardedFp8MultiHeadEmbedding's table shards stay in pinned CPU memory */
+        return true;
+    default:
+        /* SGLang layers/engram.py EngramEmbedding: rows sharded over the tensor group in device
+         * memory unless SGLANG_ENABLE_DSV41_ENGRAM_HOST_TABLE; other engines do not load it */
+        return false;
+    }
 }
 
 void gs_engine_kv_dtype_notes(const struct gs_inference_result *r, const struct gs_engine_notes *n)

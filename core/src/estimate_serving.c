@@ -194,12 +194,20 @@ static struct gs_stage_plan stages_for(const struct gs_workload *w, uint64_t p)
 static uint64_t config_total_bytes(const struct gs_model_spec *m, const struct gs_workload *w,
                                    const struct gs_estimate_scope *scope, enum gs_weight_format f)
 {
-    struct gs_weights_request whole = {f, w->group_size, 1, 1, w->format_experts_only, 1,
-                                       stages_for(w, 1)};
+    struct gs_weights_request whole = {f, w->group_size,    1,    1, w->format_experts_only,
+                                       1, stages_for(w, 1), false};
     uint64_t total = 0;
     if (gs_weights_bytes_memo(&m->arch, &whole, scope->weights_memo, &total, NULL, NULL) != GS_OK)
         return 0;
     return total;
+}
+
+/* Whether the engine keeps the model's Engram tables in host memory (DeepSeek-V4.1). */
+static bool host_tables(const struct gs_model_spec *m, const struct gs_workload *w)
+{
+    return m->has_arch && gs_weights_has_host_tables(&m->arch) &&
+           gs_engine_engram_tables_on_host(w->serving.engine.engine,
+                                           w->serving.engine.engram_tables);
 }
 
 static enum gs_status inference_weights(const struct gs_model_spec *m, const struct gs_workload *w,
@@ -208,8 +216,14 @@ static enum gs_status inference_weights(const struct gs_model_spec *m, const str
                                         enum gs_weight_format f, uint64_t *out,
                                         struct gs_error *err)
 {
-    struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
-                                   w->parallelism.expert, stages_for(w, p)};
+    struct gs_weights_request r = {f,
+                                   w->group_size,
+                                   t,
+                                   p,
+                                   w->format_experts_only,
+                                   w->parallelism.expert,
+                                   stages_for(w, p),
+                                   host_tables(m, w)};
     if (m->has_arch) {
         enum gs_status st =
             gs_weights_bytes_memo(&m->arch, &r, scope->weights_memo, out, NULL, err);
@@ -262,7 +276,8 @@ static bool sglang_draft_for(const struct gs_model_spec *m, const struct gs_work
         !gs_sglang_release_for(c->version)->draft_in_fraction)
         return false;
     const struct gs_weights_request r = {
-        f, w->group_size, t, 1, w->format_experts_only, w->parallelism.expert, stages_for(w, 1)};
+        f,    w->group_size, t, 1, w->format_experts_only, w->parallelism.expert, stages_for(w, 1),
+        false};
     *st = gs_sglang_draft(&m->arch, w->serving.draft, (enum gs_spec_method)c->spec_method, &r, out,
                           err);
     return *st == GS_OK && out->unsized == NULL;
@@ -301,7 +316,8 @@ static void draft_cache(const struct gs_model_spec *m, const struct gs_workload 
                                              1,
                                              w->format_experts_only,
                                              w->parallelism.expert,
-                                             stages_for(w, 1)};
+                                             stages_for(w, 1),
+                                             false};
         if (gs_trtllm_draft(&m->arch, w->serving.draft, (enum gs_spec_method)c->spec_method,
                             c->spec_tokens, c->version, &r, w->serving.kv_dtype, &td,
                             NULL) == GS_OK) {
@@ -358,6 +374,7 @@ static void serving_input(const struct gs_model_spec *m, const struct gs_workloa
     in->weight_format = (uint8_t)gs_workload_format(w);
     in->group_size = w->group_size;
     in->experts_only = w->format_experts_only;
+    in->host_tables = host_tables(m, w);
     /* a replica wider than a node has groups that talk over the network: its tensor group,
      * or its pipeline groups (rank i of one stage and rank i of the next) */
     const uint64_t per_node = w->parallelism.gpus_per_node ? w->parallelism.gpus_per_node : 8;
@@ -433,8 +450,8 @@ static enum gs_status draft_model(const struct gs_model_spec *m, const struct gs
                                      &kv, err);
     if (st != GS_OK)
         return st;
-    const struct gs_weights_request r = {(enum gs_weight_format)d->format, d->group_size, t, 1,
-                                         false, 0, stages_for(w, 1)};
+    const struct gs_weights_request r = {
+        (enum gs_weight_format)d->format, d->group_size, t, 1, false, 0, stages_for(w, 1), false};
     bool ovf = false;
     uint64_t bytes = 0;
     if (method == GS_SPEC_DRAFT_MODEL) {
@@ -500,7 +517,7 @@ static enum gs_status assistant_draft(const struct gs_model_spec *m, const struc
             (unsigned long long)a->drafts_for_hidden, (unsigned long long)a->vocab_size,
             (unsigned long long)m->arch.hidden_size, (unsigned long long)m->arch.vocab_size);
     const struct gs_weights_request r = {
-        (enum gs_weight_format)d->format, d->group_size, t, 1, false, 0, stages_for(w, 1)};
+        (enum gs_weight_format)d->format, d->group_size, t, 1, false, 0, stages_for(w, 1), false};
     uint64_t bytes = 0;
     enum gs_status st = gs_weights_bytes(a, NULL, &r, &bytes, err);
     if (st != GS_OK)
@@ -595,7 +612,8 @@ static enum gs_status trtllm_draft_weights(const struct gs_model_spec *m,
 {
     const struct gs_engine_config *c = &w->serving.engine;
     const struct gs_weights_request r = {
-        f, w->group_size, t, p, w->format_experts_only, w->parallelism.expert, stages_for(w, p)};
+        f,    w->group_size, t, p, w->format_experts_only, w->parallelism.expert, stages_for(w, p),
+        false};
     struct gs_trtllm_draft d;
     enum gs_status st =
         gs_trtllm_draft(&m->arch, w->serving.draft, (enum gs_spec_method)c->spec_method,
@@ -746,8 +764,9 @@ static enum gs_status speculative(const struct gs_model_spec *m, const struct gs
                             "config copies pipeline_parallel_size and the MTP model refuses it: "
                             "vllm issue #52069); serve with tensor parallelism");
     const struct gs_vllm_release *rel = gs_vllm_release_for_layout(c->version, p);
-    const struct gs_weights_request r = {f, w->group_size, t, p, w->format_experts_only,
-                                         w->parallelism.expert, stages_for(w, p)};
+    const struct gs_weights_request r = {
+        f,    w->group_size, t, p, w->format_experts_only, w->parallelism.expert, stages_for(w, p),
+        false};
     uint64_t bytes = 0;
     const bool own_head = gs_vllm_mtp_own_head(rel, &m->arch);
     st = gs_weights_mtp_bytes(&m->arch, &r, own_head, &bytes, err);
@@ -891,9 +910,14 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
 {
     if (p > GS_LAYERS_MAX) /* gs_parallelism_validate keeps stages within the layers */
         return gs_error_add(err, GS_ERR_RANGE, "/parallelism/pipeline", "more stages than layers");
-    const struct gs_weights_request r = {f, w->group_size,          t,
-                                         p, w->format_experts_only, w->parallelism.expert,
-                                         stages_for(w, p)};
+    const struct gs_weights_request r = {f,
+                                         w->group_size,
+                                         t,
+                                         p,
+                                         w->format_experts_only,
+                                         w->parallelism.expert,
+                                         stages_for(w, p),
+                                         host_tables(m, w)};
     uint64_t stage_weights[GS_LAYERS_MAX], most;
     enum gs_status st =
         gs_weights_bytes_memo(&m->arch, &r, scope->weights_memo, &most, stage_weights, err);
@@ -1112,8 +1136,14 @@ static enum gs_status cpu_offloaded(const struct gs_model_spec *m, const struct 
     *out = 0;
     if (cap == 0 || !gs_engine_ops_for(w->serving.engine.engine)->cpu_offload)
         return GS_OK;
-    const struct gs_weights_request r = {f, w->group_size, t, 1, w->format_experts_only,
-                                         w->parallelism.expert, stages_for(w, 1)};
+    const struct gs_weights_request r = {f,
+                                         w->group_size,
+                                         t,
+                                         1,
+                                         w->format_experts_only,
+                                         w->parallelism.expert,
+                                         stages_for(w, 1),
+                                         host_tables(m, w)};
     uint64_t layers = 0;
     enum gs_status st = gs_weights_layers_bytes(&m->arch, &r, &layers, err);
     if (st != GS_OK)
@@ -1305,6 +1335,32 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
         return st;
     assume_format(e, f);
     note_checkpoint(m, w, scope, e, f);
+    if (m->has_arch && gs_weights_has_host_tables(&m->arch)) {
+        /* DeepSeek-V4.1's Engram tables: a tensor rank's shard of every layer's */
+        const struct gs_weights_request r = {f,
+                                             w->group_size,
+                                             t,
+                                             p,
+                                             w->format_experts_only,
+                                             w->parallelism.expert,
+                                             stages_for(w, p),
+                                             host_tables(m, w)};
+        const uint64_t tables = gs_weights_host_table_bytes(&m->arch, &r, &ovf);
+        if (r.host_tables)
+            assume_value(e, "engram_host_bytes", tables,
+                         "the Engram tables' shard this GPU's rank keeps in pinned host memory and "
+                         "reads over UVA (not in per_gpu.weights_bytes; every rank of the node "
+                         "keeps its own); inference.engram_tables device puts them on the GPU",
+                         "vllm/config/engram.py EngramConfig.cpu_offload (default on); "
+                         "TensorRT-LLM _torch/models/modeling_deepseekv41.py DeepseekV41Engram");
+        else
+            assume_value(e, "engram_device_bytes", tables,
+                         "the Engram tables' shard this GPU holds, in per_gpu.weights_bytes "
+                         "(fp8 rows with an e8m0 scale a 32, split by rows over the tensor ranks); "
+                         "inference.engram_tables host moves them to pinned host memory",
+                         "SGLang python/sglang/srt/layers/engram.py EngramEmbedding (device by "
+                         "default, SGLANG_ENABLE_DSV41_ENGRAM_HOST_TABLE)");
+    }
     if (w->format_from_checkpoint && m->has_arch)
         assume(e, "checkpoint_precision", m->arch.checkpoint.detail,
                "the model's config.json (torch_dtype, quantization_config): with no precision in "

@@ -3010,6 +3010,8 @@ enum gs_status est_compute_training(const struct gs_model_spec *m, const struct 
                                     struct gs_activation_memo *memo, struct gs_estimate *e,
                                     struct gs_error *err)
 {
+    if (m->has_arch && m->arch.training_refusal != NULL)
+        return gs_error_add(err, GS_ERR_UNSUPPORTED, "/mode", "%s", m->arch.training_refusal);
     struct train_plan plan;
     memset(&plan, 0, sizeof(plan));
     normalize(w, &plan.tr, &plan.par);

@@ -954,7 +954,8 @@ static const char dsv4_dtype_source[] =
  * apply. */
 static bool dsa_on_cuda(const struct gs_inference_input *in)
 {
-    return gs_arch_has_sparse_mla(in->arch) && !gs_arch_is_deepseek_v4(in->arch) && !in->gpu.rocm;
+    return gs_arch_has_sparse_mla(in->arch) && !gs_arch_is_deepseek_v4(in->arch) &&
+           !gs_arch_is_deepseek_v41(in->arch) && !in->gpu.rocm;
 }
 
 static enum gs_kv_dtype dsa_kv_dtype(const struct gs_inference_input *in, uint32_t version)

@@ -75,7 +75,8 @@ enum gs_status gs_sglang_draft(const struct gs_arch *target, const struct gs_dra
                                              1,
                                              false,
                                              0,
-                                             request->stages};
+                                             request->stages,
+                                             false};
         /* spec_aux_hidden_state.py eagle_draft_num_layers: max(the draft's num_hidden_layers,
          * its attention layers) */
         out->cache_layers = a->num_hidden_layers;

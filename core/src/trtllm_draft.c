@@ -233,7 +233,8 @@ enum gs_status gs_trtllm_draft(const struct gs_arch *target, const struct gs_dra
                                              1,
                                              false,
                                              0,
-                                             request->stages};
+                                             request->stages,
+                                             false};
         if (s->mode == GS_TRTLLM_DRAFT_TARGET) {
             st = gs_weights_bytes(a, NULL, &r, &out->weights_bytes, err); /* shares nothing */
         } else {

@@ -1000,9 +1000,34 @@ static const char vllm_dsv4_16bit[] =
     "when kv_cache_dtype is not fp8; the 16-bit rows sized here are the FlashInfer class's on "
     "10.x alone (--attention-backend FLASHINFER_MLA_SPARSE_DSV4)";
 
+static const char vllm_dsv41_dtype[] =
+    "DeepSeek-V4.1's cache in vLLM's FlashMLA attention (compute capability 9.x; 12.x's "
+    "FlashInfer class stores the same): the fp8_ds_mla entry, 448 fp8 values, the 64 rotary "
+    "values in bf16 and 8 scale bytes, 584 bytes a token, in every layer's window and the KV "
+    "sources' compressed cache; auto and fp8 resolve to it. On compute capability 10.x the "
+    "code after PR #56893 stores a 528-byte MXFP8 record and after PR #56935 (mega attention) "
+    "a 288-byte NVFP4 compressed one: sized as 584 here";
+static const char vllm_dsv41_dtype_source[] =
+    "vllm/models/deepseek_v41/attention.py _resolve_dsv4_kv_cache_dtype, swa_bytes_per_token; "
+    "models/deepseek_v41/nvidia/model.py _select_dsv4_attn_cls";
+static const char vllm_dsv41_16bit[] =
+    "vLLM's packed DeepSeek-V4.1 layouts (FlashMLA, mega attention) stop at startup on a cache "
+    "that is not fp8 ('DeepseekV4 packed KV layouts only support fp8 kv-cache'); the 16-bit "
+    "rows sized here are FlashInfer's plain rows on compute capability 10.x alone";
+
 static void vllm_dsv4_kv_dtype(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     const enum gs_kv_dtype d = in->kv_dtype;
+    if (gs_arch_is_deepseek_v41(in->arch)) {
+        if (d == GS_KV_AUTO || d == GS_KV_FP8 || d == GS_KV_FP8_E5M2) {
+            out->kv_dtype = GS_KV_FP8_DS_MLA;
+            out->kv_dtype_detail = vllm_dsv41_dtype;
+            out->kv_dtype_source = vllm_dsv41_dtype_source;
+        } else if (d == GS_KV_BF16 || d == GS_KV_FP16) {
+            out->kv_dtype_warning = vllm_dsv41_16bit;
+        }
+        return;
+    }
     if (!gs_arch_is_deepseek_v4(in->arch))
         return;
     if (d == GS_KV_FP8_DS_MLA)

@@ -317,6 +317,20 @@ static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const s
     const uint64_t t = module_on_rank(r, m, b, &in, &out, &count);
     if (m->flags & GS_MOD_BUFFER) /* fp32 correction biases, int32 hash tables (vLLM) */
         return gs_mul(gs_module_parameters(m, &w->ovf), 4, &w->ovf);
+    if ((m->flags & GS_MOD_HOST_TABLE) && r->host_tables)
+        return 0;
+    if (m->flags & (GS_MOD_FP32 | GS_MOD_FP8_ROWS)) {
+        struct gs_module one = *m;
+        one.in = in;
+        one.out = out;
+        one.count = count;
+        if (m->flags & GS_MOD_FP32)
+            return gs_mul(gs_module_parameters(&one, &w->ovf), 4, &w->ovf);
+        /* a row of `out` e4m3 values and one e8m0 scale a 32 (inference/model.py's Engram
+         * table: 256 + 8 bytes) */
+        const uint64_t row = gs_add(out, gs_div_ceil(out, 32), &w->ovf);
+        return gs_mul(gs_mul(in, row, &w->ovf), count, &w->ovf);
+    }
     if (!in_format(w, m, plain)) {
         struct gs_module one = *m;
         one.in = in;
@@ -685,6 +699,37 @@ uint64_t gs_weights_router_fp32_growth(const struct gs_arch *a, const struct gs_
     return sum;
 }
 
+bool gs_weights_has_host_tables(const struct gs_arch *a)
+{
+    for (size_t k = 0; a != NULL && k < a->block_count; k++)
+        for (size_t i = 0; i < a->blocks[k].module_count; i++)
+            if (a->blocks[k].modules[i].flags & GS_MOD_HOST_TABLE)
+                return true;
+    return false;
+}
+
+uint64_t gs_weights_host_table_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
+                                     bool *overflow)
+{
+    struct gs_weights_request on_gpu = *r;
+    on_gpu.host_tables = false;
+    struct weigh w = weigh_for(a, &on_gpu);
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_weight_blocks(a, 0, a->num_hidden_layers, counts);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_block *b = &a->blocks[k];
+        for (size_t i = 0; counts[k] && i < b->module_count; i++)
+            if (b->modules[i].flags & GS_MOD_HOST_TABLE)
+                sum = gs_add(sum,
+                             gs_mul(module_bytes(&w, &b->modules[i], b, false), counts[k], &w.ovf),
+                             &w.ovf);
+    }
+    if (w.ovf)
+        *overflow = true;
+    return sum;
+}
+
 enum gs_status gs_weights_layers_bytes(const struct gs_arch *a, const struct gs_weights_request *r,
                                        uint64_t *out, struct gs_error *err)
 {
@@ -820,7 +865,8 @@ static bool same_request(const struct gs_weights_request *a, const struct gs_wei
 {
     return a->format == b->format && a->group_size == b->group_size && a->tensor == b->tensor &&
            a->pipeline == b->pipeline && a->experts_only == b->experts_only &&
-           a->expert == b->expert && gs_stage_plan_same(&a->stages, &b->stages);
+           a->expert == b->expert && a->host_tables == b->host_tables &&
+           gs_stage_plan_same(&a->stages, &b->stages);
 }
 
 enum gs_status gs_weights_bytes_memo(const struct gs_arch *a, const struct gs_weights_request *r,

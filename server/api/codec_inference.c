@@ -39,6 +39,7 @@ static const char *const inference_keys[] = {"batch_size",
                                              "limit_mm_per_prompt",
                                              "model_runner",
                                              "entrypoint",
+                                             "engram_tables",
                                              "max_mamba_cache_size",
                                              "mamba_full_memory_ratio",
                                              "mamba_ssm_dtype",
@@ -285,7 +286,10 @@ static void read_engine_knobs(const json_t *section, struct gs_engine_config *e,
     static const char *const entrypoints[] = {"serve", "offline", NULL};
     static const uint8_t entrypoint_values[] = {GS_ENTRY_SERVE, GS_ENTRY_OFFLINE};
     read_mm_limits(section, e, ok, err);
+    static const char *const placements[] = {"device", "host", NULL};
+    static const uint8_t placement_values[] = {GS_TABLES_DEVICE, GS_TABLES_HOST};
     read_choice(section, "entrypoint", entrypoints, entrypoint_values, &e->entrypoint, ok, err);
+    read_choice(section, "engram_tables", placements, placement_values, &e->engram_tables, ok, err);
     read_choice(section, "model_runner", runners, runner_values, &e->model_runner, ok, err);
     const json_t *v = json_object_get(section, "engine_version");
     if (v != NULL && (!json_is_string(v) || !codec_parse_engine_version(json_string_value(v), &e->version))) {

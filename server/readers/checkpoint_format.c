@@ -561,7 +561,10 @@ void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out)
         strcmp(json_string_value(producer), "modelopt") == 0)
         method = "modelopt";
     const uint64_t bits = rd_member_u64(q, "bits", 0);
+    /* DeepSeek-V4 names expert_dtype beside quantization_config, DeepSeek-V4.1 inside it */
     const json_t *expert_dtype = json_object_get(config, "expert_dtype");
+    if (expert_dtype == NULL)
+        expert_dtype = json_object_get(q, "expert_dtype");
     if (strcmp(method, "fp8") == 0 && json_is_string(expert_dtype) &&
         strcmp(json_string_value(expert_dtype), "fp4") == 0) {
         /* DeepSeek-V4: MXFP4 routed experts beside fp8 linears (vLLM DeepseekV4FP8Config:
@@ -572,14 +575,24 @@ void models_read_checkpoint(const json_t *config, struct gs_checkpoint *out)
          * more) */
         out->quantized = true;
         out->format = GS_WF_MXFP4;
-        out->mixed_parts =
-            (uint16_t)((1u << GS_PART_ATTENTION) | (1u << GS_PART_MLP) | (1u << GS_PART_EXPERTS));
+        /* (DeepSeek-V4.1's Engram wkv, in GS_PART_OTHER, is an fp8 linear too) */
+        out->mixed_parts = (uint16_t)((1u << GS_PART_ATTENTION) | (1u << GS_PART_MLP) |
+                                      (1u << GS_PART_EXPERTS) | (1u << GS_PART_OTHER));
         out->part_format[GS_PART_ATTENTION] = GS_WF_FP8_BLOCK;
         out->part_format[GS_PART_MLP] = GS_WF_FP8_BLOCK;
+        out->part_format[GS_PART_OTHER] = GS_WF_FP8_BLOCK;
         out->part_format[GS_PART_EXPERTS] = GS_WF_MXFP4;
+        const json_t *block = json_object_get(q, "weight_block_size");
+        const uint64_t side = json_is_integer(json_array_get(block, 0))
+                                  ? (uint64_t)json_integer_value(json_array_get(block, 0))
+                                  : 128;
+        /* DeepSeek-V4.1's 32x32 blocks keep one e8m0 byte a 1,024 values where gpusizer's fp8
+         * block format keeps 4 bytes a 16,384: 7,227,904 bytes of scales in its checkpoint
+         * sized as 1,806,976 (tests/fixtures/configs/deepseek_v41/README.md) */
         snprintf(out->detail, sizeof(out->detail),
                  "quantization_config fp8 with expert_dtype fp4: MXFP4 routed experts, attention "
-                 "and shared experts fp8 in 128x128 blocks, head and embeddings 16-bit");
+                 "and shared experts fp8 in %llux%llu blocks, head and embeddings 16-bit",
+                 (unsigned long long)side, (unsigned long long)side);
     } else if (strcmp(method, "fp8") == 0) {
         const json_t *block = json_object_get(q, "weight_block_size");
         out->quantized = true;

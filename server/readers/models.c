@@ -22,6 +22,7 @@ static const struct models_lineage lineages[] = {
     {"Llama-style decoders and their mixtures of experts", MODELS_DECODER},
     {"multi-head latent attention", MODELS_MLA},
     {"sparse and compressed attention", MODELS_SPARSE_ATTENTION},
+    {"compressed attention shared across layers, with Engram memory", MODELS_DEEPSEEK_V41},
     {"Kimi", MODELS_KIMI},
     {"state-space, linear-attention and hybrid models", MODELS_HYBRID},
     {"Qwen vision-language, omni and hybrid models", MODELS_QWEN},

@@ -49,6 +49,7 @@ extern const struct model_type MODELS_HYBRID[];
 extern const struct model_type MODELS_MULTIMODAL[];
 extern const struct model_type MODELS_QWEN[];
 extern const struct model_type MODELS_SPARSE_ATTENTION[];
+extern const struct model_type MODELS_DEEPSEEK_V41[];
 extern const struct model_type MODELS_KIMI[];
 extern const struct model_type MODELS_GEMMA[];
 extern const struct model_type MODELS_HETEROGENEOUS[];

@@ -544,7 +544,8 @@ static void test_shared_block_weights(void **state)
     assert_int_equal(counts[0], 4); /* activations and the KV cache: every layer */
     gs_arch_count_weight_blocks(&a, 2, 4, counts);
     assert_int_equal(counts[0], 1);
-    const struct gs_weights_request r = {GS_WF_BF16, 0, 1, 2, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    const struct gs_weights_request r = {GS_WF_BF16, 0, 1, 2, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                         false};
     uint64_t stage = 0;
     assert_int_equal(gs_weights_bytes_stage(&a, &r, 1, &stage, NULL), GS_OK);
     assert_int_equal(stage, 2 * (41088ULL + 100 * 64 + 64));

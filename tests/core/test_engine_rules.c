@@ -1499,7 +1499,8 @@ static void test_segment_slack(void **state)
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(&q, 0, 64, counts);
     bool ovf = false;
-    struct gs_weights_request r = {GS_WF_BF16, 0, 4, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request r = {GS_WF_BF16, 0, 4, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                   false};
     assert_int_equal(gs_weights_segment_slack(&q, &r, counts, true, true, &ovf), 236453888ULL);
     /* fp8 values are one byte: q/k/v 8.75 MiB and o_proj 6.25 MiB stay under 10 MiB, gate/up
      * 67.5 -> 68, down 33.75 -> 34 (+0.25): 0.75 MiB x 64 layers + the 16-bit embedding and
@@ -1551,7 +1552,8 @@ static void test_vllm_fp32_routers(void **state)
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(&glm, 0, glm.num_hidden_layers, counts);
     bool ovf = false;
-    struct gs_weights_request r = {GS_WF_BF16, 0, 1, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request r = {GS_WF_BF16, 0, 1, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                   false};
     assert_int_equal(gs_weights_router_fp32_growth(&glm, &r, counts, &ovf), 47185920ULL);
     r.tensor = 4;
     assert_int_equal(gs_weights_router_fp32_growth(&glm, &r, counts, &ovf), 47185920ULL);
@@ -1666,7 +1668,8 @@ static void test_vllm_fp8_marlin_layout(void **state)
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(&q, 0, 64, counts);
     bool ovf = false;
-    struct gs_weights_request r = {GS_WF_FP8_BLOCK, 0, 4, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request r = {
+        GS_WF_FP8_BLOCK, 0, 4, 1, false, 1, {GS_SPLIT_VLLM, 0, {0}, 0}, false};
     assert_int_equal(gs_weights_fp8_marlin_growth(&q, &r, counts, true, true, &ovf),
                      119992320ULL);
     r.format = GS_WF_FP8;

@@ -1034,7 +1034,8 @@ static void test_weight_formats_70b(void **state)
         uint64_t centi_gb;
     } rows[] = {{GS_WF_BF16, 13795}, {GS_WF_FP8, 6950}, {GS_WF_GPTQ, 3664}, {GS_WF_NF4_DQ, 3636}};
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                       false};
         uint64_t bytes = 0;
         assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, NULL), GS_OK);
         if ((bytes + 5000000) / 10000000 != rows[i].centi_gb)
@@ -1042,7 +1043,8 @@ static void test_weight_formats_70b(void **state)
     }
     /* bf16 exactly 2 x 68,976,648,192; at TP 8 each GPU holds an eighth of every
      * sharded tensor plus its replicated norms */
-    struct gs_weights_request bf16 = {GS_WF_BF16, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request bf16 = {GS_WF_BF16, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                      false};
     uint64_t whole = 0, shard = 0;
     assert_int_equal(gs_weights_bytes(&a, &c, &bf16, &whole, NULL), GS_OK);
     assert_int_equal(whole, 137953296384ULL);
@@ -1062,7 +1064,8 @@ static void test_weight_stages_in_one_pass(void **state)
     struct gs_arch a = llama(8192, 80, 64, 8, 28672, 32000);
     struct gs_param_count c;
     assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
-    struct gs_weights_request r = {GS_WF_BF16, 0, 2, 3, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request r = {GS_WF_BF16, 0, 2, 3, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                   false};
     uint64_t each[3] = {0, 0, 0}, most = 0, whole = 0, ignored = 0;
     assert_int_equal(gs_weights_bytes_memo(&a, &r, NULL, &ignored, each, NULL), GS_OK);
     assert_int_equal(gs_weights_bytes(&a, &c, &r, &most, NULL), GS_OK);
@@ -1080,7 +1083,8 @@ static void test_weight_stages_in_one_pass(void **state)
     /* at TP 1 the stages together hold the whole model exactly once */
     r.tensor = 1;
     assert_int_equal(gs_weights_bytes_memo(&a, &r, NULL, &ignored, each, NULL), GS_OK);
-    struct gs_weights_request one = {GS_WF_BF16, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request one = {GS_WF_BF16, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                     false};
     assert_int_equal(gs_weights_bytes(&a, &c, &one, &whole, NULL), GS_OK);
     assert_int_equal(each[0] + each[1] + each[2], whole);
 }
@@ -1096,7 +1100,7 @@ static void test_weights_memo(void **state)
     assert_int_equal(gs_arch_count_params(&a, &c, NULL), GS_OK);
     static struct gs_weights_memo memo; /* zeroed */
     memset(&memo, 0, sizeof(memo));
-    struct gs_weights_request r = {GS_WF_AWQ, 0, 4, 2, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request r = {GS_WF_AWQ, 0, 4, 2, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}, false};
     uint64_t most = 0, plain = 0, each[2] = {0, 0}, alone[2] = {0, 0};
     assert_int_equal(gs_weights_bytes_memo(&a, &r, &memo, &most, NULL, NULL), GS_OK);
     assert_int_equal(gs_weights_bytes(&a, &c, &r, &plain, NULL), GS_OK);
@@ -1118,7 +1122,8 @@ static void test_weights_memo(void **state)
     assert_int_equal(gs_weights_bytes_memo(&a, &r, &memo, &most, NULL, NULL), GS_OK);
     assert_true(most > 7); /* computed, not entry 0's 7 */
     assert_int_equal(memo.count, 2);
-    struct gs_weights_request bad = {GS_WF_AWQ, 0, 3, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request bad = {GS_WF_AWQ, 0, 3, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                     false};
     struct gs_error err;
     gs_error_init(&err);
     assert_int_equal(gs_weights_bytes_memo(&a, &bad, &memo, &most, NULL, &err), GS_ERR_INVALID);
@@ -1126,10 +1131,12 @@ static void test_weights_memo(void **state)
     assert_int_equal(memo.count, 2);
     /* full: the oldest entry (the poisoned one) goes first */
     for (uint64_t p = 1; memo.count < GS_WEIGHTS_MEMO_ENTRIES; p++) {
-        struct gs_weights_request more = {GS_WF_FP8, 0, 1, p, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+        struct gs_weights_request more = {GS_WF_FP8, 0, 1, p, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                          false};
         assert_int_equal(gs_weights_bytes_memo(&a, &more, &memo, &most, NULL, NULL), GS_OK);
     }
-    struct gs_weights_request last = {GS_WF_FP8, 0, 2, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request last = {GS_WF_FP8, 0, 2, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                      false};
     assert_int_equal(gs_weights_bytes_memo(&a, &last, &memo, &most, NULL, NULL), GS_OK);
     r.format = GS_WF_AWQ;
     assert_int_equal(gs_weights_bytes_memo(&a, &r, &memo, &most, NULL, NULL), GS_OK);
@@ -1156,19 +1163,22 @@ static void test_weight_formats(void **state)
                 {GS_WF_GPTQ, 389},  {GS_WF_AWQ, 389},   {GS_WF_NF4, 417},
                 {GS_WF_NF4_DQ, 387}};
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+        struct gs_weights_request r = {rows[i].f, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                       false};
         uint64_t bytes = 0;
         assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, NULL), GS_OK);
         if ((bytes + 5000000) / 10000000 != rows[i].centi_gb)
             fail_msg("%s: %llu bytes", gs_weight_format_name(rows[i].f), (unsigned long long)bytes);
     }
     /* exact: nf4+DQ = ceil(6,476,005,376 x 2113/4096) + 262,410,240 x 2 */
-    struct gs_weights_request nf4 = {GS_WF_NF4_DQ, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request nf4 = {GS_WF_NF4_DQ, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                     false};
     uint64_t bytes = 0;
     assert_int_equal(gs_weights_bytes(&a, &c, &nf4, &bytes, NULL), GS_OK);
     assert_int_equal(bytes, 3865591808ULL);
     /* TP 2 halves the linears: 11008/2 = 5504 = 43 x 128, fine; TP 8: 1376 is not a multiple of 128 */
-    struct gs_weights_request gptq = {GS_WF_GPTQ, 128, 8, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request gptq = {GS_WF_GPTQ, 128, 8, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                      false};
     struct gs_error err;
     gs_error_init(&err);
     assert_int_equal(gs_weights_bytes(&a, &c, &gptq, &bytes, &err), GS_ERR_INVALID);

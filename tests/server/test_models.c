@@ -732,7 +732,8 @@ static void test_checkpoint_formats(void **state)
     /* gpt-oss-20b weights: experts 24 x 32 x (2880 x 5760 + 2880 x 2880) in MXFP4 (17 bytes per
      * 32) with their biases in bf16, everything else in bf16 */
     struct gs_param_count c = fixture_count(&oss);
-    struct gs_weights_request r = {GS_WF_MXFP4, 0, 1, 1, true, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    struct gs_weights_request r = {GS_WF_MXFP4, 0, 1, 1, true, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                   false};
     uint64_t bytes = 0;
     assert_int_equal(gs_weights_bytes(&oss, &c, &r, &bytes, NULL), GS_OK);
     const uint64_t expert_weights = 24ULL * 32 * (2880ULL * 5760 + 2880ULL * 2880);

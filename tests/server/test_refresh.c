@@ -286,7 +286,8 @@ static void assert_same_arch(const struct gs_arch *x, const struct gs_arch *y)
         assert_int_equal(kx.bytes_per_token, ky.bytes_per_token);
         assert_int_equal(kx.state_bytes_per_sequence, ky.state_bytes_per_sequence);
     }
-    const struct gs_weights_request r = {GS_WF_BF16, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0}};
+    const struct gs_weights_request r = {GS_WF_BF16, 0, 1, 1, false, 0, {GS_SPLIT_VLLM, 0, {0}, 0},
+                                         false};
     uint64_t wx = 0, wy = 0;
     assert_int_equal(gs_weights_bytes(x, NULL, &r, &wx, NULL), gs_weights_bytes(y, NULL, &r, &wy, NULL));
     assert_int_equal(wx, wy);

@@ -122,6 +122,17 @@ enum gs_split {
 #define GS_MOD_BARE                                                                                \
     (1u << 10) /* a norm without a weight (nanochat's NanoChatRMSNorm, Llama 4's L2 norm):         \
                   it normalizes - its saved tensors are a norm's - and holds no parameter */
+#define GS_MOD_FP32                                                                                \
+    (1u << 11) /* a parameter the checkpoint stores in fp32 and the engines keep so (DeepSeek's    \
+                  inference/model.py: hyper-connection mixes, attention sinks, the router's        \
+                  bias), 4 bytes an element whatever the request's format */
+#define GS_MOD_FP8_ROWS                                                                            \
+    (1u << 12) /* a table the checkpoint stores in fp8 e4m3 with one e8m0 scale per 32 values of a \
+                  row, loaded as stored whatever the request's format (DeepSeek-V4.1's Engram      \
+                  tables: a 256-wide row is 264 bytes, vLLM engram_table_bytes) */
+#define GS_MOD_HOST_TABLE                                                                          \
+    (1u << 13) /* an Engram table an engine may keep in host memory (gs_weights_request            \
+                  host_tables): with it set, the GPU holds none of it */
 
 struct gs_module {
     const char *name;  /* transformers' attribute name ("q_proj"); static storage */
@@ -531,6 +542,9 @@ struct gs_arch {
                                            gradient keeps the fp32 normalized tensor */
     bool mlp_dropout;                   /* dropout inside the MLP, before the down projection
                                            (T5's dropout_rate, Whisper's activation_dropout) */
+    const char *training_refusal;       /* why no training of the type is sized (static
+                                           storage; NULL: training is sized): a model no
+                                           training framework builds (DeepSeek-V4.1) */
     bool attention_eager_only;          /* transformers has no fused attention path for the
                                            type (a bias added to the scores: T5) */
     bool attention_no_sdpa;             /* transformers has no SDPA path for the type, which
@@ -802,6 +816,10 @@ bool gs_arch_class_in(const struct gs_arch *arch, const char *const *names);
  * configs/model_config.py is_deepseek_v4; vLLM builds every one on DeepseekV4Attention): where an
  * engine's rules for DeepSeek-V4 apply. */
 bool gs_arch_is_deepseek_v4(const struct gs_arch *arch);
+
+/* DeepSeek-V4.1 (DeepseekV41ForCausalLM): V4's entries, written only by its KV-source layers
+ * and read by the others, with Engram tables - engines size it with rules of its own. */
+bool gs_arch_is_deepseek_v41(const struct gs_arch *arch);
 
 /* Whether any decoder block is DeepSeek sparse attention over MLA (index_topk set: DeepSeek-V3.2,
  * GLM-5, DeepSeek-V4, whose first layers attend through their window only). */

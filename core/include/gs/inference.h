@@ -245,6 +245,9 @@ struct gs_engine_config {
     bool has_kv_cache_memory_bytes;
     uint64_t kv_cache_memory_bytes; /* vLLM --kv-cache-memory-bytes: the pool, bypassing the fraction */
     uint64_t cpu_offload_bytes;   /* vLLM --cpu-offload-gb: weights kept in host memory */
+    uint8_t engram_tables;        /* GS_TABLES_*: where DeepSeek-V4.1's Engram tables live - the
+                                     engine's default (gs_engram_tables_on_host), the GPU, or
+                                     pinned host memory */
     uint8_t all2all;              /* enum gs_all2all: vLLM --all2all-backend under expert
                                      parallelism */
     uint8_t spec_method;          /* enum gs_spec_method: speculative decoding, GS_SPEC_NONE off */
@@ -262,6 +265,8 @@ struct gs_engine_config {
 };
 
 enum { GS_ENTRY_SERVE, GS_ENTRY_OFFLINE };
+
+enum { GS_TABLES_DEFAULT, GS_TABLES_DEVICE, GS_TABLES_HOST };
 
 enum { GS_RUNNER_DEFAULT, GS_RUNNER_V1, GS_RUNNER_V2 };
 
@@ -288,6 +293,7 @@ struct gs_inference_input {
     uint8_t weight_format;    /* enum gs_weight_format the weights are served in */
     uint64_t group_size;      /* GPTQ/AWQ group size; 0 = 128 */
     bool experts_only;        /* only routed experts are in weight_format (gpt-oss mxfp4) */
+    bool host_tables;         /* the Engram tables are in host memory (gs_weights_request) */
     bool cross_node;          /* the worker's groups span nodes */
     uint64_t data;            /* data-parallel ranks (vLLM --data-parallel-size): each has its
                                  own KV cache, and a MoE layer runs every rank's tokens; 0/1 none */

@@ -52,6 +52,8 @@ struct gs_weights_request {
                              ranks (vLLM --enable-expert-parallel); 0 or 1 = split by tensor */
     struct gs_stage_plan stages; /* how the layers fall to the pipeline stages (gs/arch.h); the
                                     zero value is vLLM's get_pp_indices */
+    bool host_tables; /* the Engram tables (GS_MOD_HOST_TABLE) are in host memory: none of
+                         them on the GPU (gs_weights_host_table_bytes weighs them) */
 };
 
 /* Weight bytes already worked out for one architecture, by request. A plan
@@ -110,6 +112,14 @@ enum gs_status gs_weights_mtp_bytes(const struct gs_arch *arch, const struct gs_
 /* Bytes one GPU holds for a draft model's decoder layers and final norms
  * (no embedding, no head), split over `request->tensor` ranks: what an
  * EAGLE head adds besides the pieces gs_estimate names (fc, its own head). */
+/* Whether the model has Engram tables an engine may keep in host memory (GS_MOD_HOST_TABLE). */
+bool gs_weights_has_host_tables(const struct gs_arch *arch);
+
+/* Bytes of those tables one tensor rank of `request` holds, over every layer (what it keeps in
+ * host memory when request->host_tables, or on the GPU otherwise). Sets *overflow on overflow. */
+uint64_t gs_weights_host_table_bytes(const struct gs_arch *arch,
+                                     const struct gs_weights_request *request, bool *overflow);
+
 enum gs_status gs_weights_layers_bytes(const struct gs_arch *arch,
                                        const struct gs_weights_request *request, uint64_t *out,
                                        struct gs_error *err);

@@ -1,0 +1,243 @@
+/*
+ * test_models_deepseek_v41.c - the reader of server/readers/deepseek_v41.c (DeepSeek-V4.1):
+ * the parameter count against the checkpoint's (the written-out inventory of
+ * tests/fixtures/configs/deepseek_v41/README.md, equal to the Hub's safetensors total), the
+ * stored bytes against the index's total_size, each layer's role (KV sources, indexers,
+ * Engram), the cache a token adds, where each engine keeps the Engram tables, reader errors
+ * and the refusal of training.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "arch_fixture.h"
+#include "gs/engine.h"
+#include "gs/estimate.h"
+#include "gs/inference.h"
+#include "gs/weights.h"
+
+#include <string.h>
+
+#define FLASH "deepseek_v41/deepseek-ai__DeepSeek-V4.1-Flash.json"
+
+/* README "Exact count": 551,880,835,184 backbone + 196,613,849,600 Engram table values +
+ * 485,268,480 vision = 748,979,953,264; the DSpark layers 14,225,362,530 (with them the Hub's
+ * 763,205,315,794). Active: the total less 40 x 378 idle experts of 35,389,440, the token
+ * embedding 661,913,600, the Engram tables (lookups, never active) and the vision tower:
+ * 16,130,588,784 (the DSpark layers' markov_head lookup is not in the total, so not taken from
+ * it). No buffers: the router biases are parameters in inference/model.py. */
+static void test_deepseek_v41_counts(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 748979953264ULL);
+    assert_int_equal(c.mtp, 14225362530ULL);
+    assert_int_equal(c.total + c.mtp, 763205315794ULL);
+    assert_int_equal(c.buffers, 0);
+    assert_int_equal(c.vision, 485268480ULL);
+    assert_int_equal(c.active, 748979953264ULL - 40ULL * 378 * 35389440 - 661913600ULL -
+                                   196613849600ULL - 485268480ULL);
+    fixture_assert_parts_sum(&c);
+    assert_non_null(a.training_refusal);
+}
+
+/* Bytes as stored (README "Stored bytes"): the index's total_size 510,286,023,000 less the
+ * DSpark layers (7,932,874,632: gs_weights_bytes leaves out the MTP towers) and less 5,007,360
+ * of the fp8 linears' block scales (6,676,480 e8m0 bytes at 32x32, sized as 1,669,120 at four
+ * bytes a 128x128 block). With the tables in host memory a tensor rank holds 1/TP of their
+ * 202,758,032,400 bytes fewer (24 buckets split by rows, rounded up per bucket). */
+static void test_deepseek_v41_stored_bytes(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    assert_true(a.checkpoint.quantized);
+    assert_int_equal(a.checkpoint.part_format[GS_PART_EXPERTS], GS_WF_MXFP4);
+    assert_int_equal(a.checkpoint.part_format[GS_PART_OTHER], GS_WF_FP8_BLOCK);
+    const struct gs_param_count c = fixture_count(&a);
+    struct gs_weights_request r = {.format = GS_WF_MXFP4, .tensor = 1, .pipeline = 1};
+    struct gs_error err;
+    gs_error_init(&err);
+    uint64_t bytes = 0, host = 0;
+    assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, &err), GS_OK);
+    assert_int_equal(bytes, 510286023000ULL - 7932874632ULL - 5007360ULL);
+    bool ovf = false;
+    assert_true(gs_weights_has_host_tables(&a));
+    assert_int_equal(gs_weights_host_table_bytes(&a, &r, &ovf), 202758032400ULL);
+    r.host_tables = true;
+    assert_int_equal(gs_weights_bytes(&a, &c, &r, &host, &err), GS_OK);
+    assert_int_equal(bytes - host, 202758032400ULL);
+    /* TP 8: each of the 24 buckets of layer 1 (16,000,257 rows) keeps 2,000,033 rows a rank,
+     * layer 14's (16,000,695 and a rest of 2) 2,000,087 and 1, at 264 bytes a row */
+    r.tensor = 8;
+    r.host_tables = false;
+    assert_int_equal(gs_weights_host_table_bytes(&a, &r, &ovf),
+                     264ULL * (24ULL * 2000033 + 24ULL * 2000087 + 1));
+    assert_false(ovf);
+}
+
+/* Layer roles (inference/model.py: a Compressor only on a KV source, an Indexer on the index
+ * sources owning wk only on a KV source, Engram at engram_layer_ids): 4 layers write a
+ * compressed cache (3 at ratio 2, layer 20 at 1), 4 own indexer keys, the rest hold the
+ * window alone. */
+static void test_deepseek_v41_layers(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    assert_int_equal(a.num_hidden_layers, 40);
+    uint64_t at[3] = {0, 0, 0}, owners = 0, engram = 0;
+    for (uint64_t l = 0; l < a.num_hidden_layers; l++) {
+        const struct gs_block *b = &a.blocks[a.layer_block[l]];
+        assert_int_equal(b->mixer, GS_MIXER_MLA);
+        assert_int_equal(b->attn.window, 128);
+        assert_true(b->attn.compress_ratio <= 2);
+        at[b->attn.compress_ratio]++;
+        owners += b->attn.index_heads != 0;
+        for (size_t i = 0; i < b->module_count; i++)
+            engram += strcmp(b->modules[i].name, "engram.wkv") == 0;
+        const bool source = l == 2 || l == 8 || l == 14 || l == 20;
+        assert_int_equal(b->attn.compress_ratio, source ? (l == 20 ? 1 : 2) : 0);
+        assert_int_equal(b->attn.index_heads != 0, source);
+    }
+    assert_int_equal(at[0], 36);
+    assert_int_equal(at[2], 3);
+    assert_int_equal(at[1], 1);
+    assert_int_equal(owners, 4);
+    assert_int_equal(engram, 2);
+    assert_int_equal(gs_weights_mtp_layers(&a), 3);
+}
+
+/* Bytes a token adds in bf16 at any tensor degree (one latent head, replicated): every layer's
+ * window entry of 512 elements (2 x 512 bytes, counted per token before the window caps it),
+ * 1,024 / 2 on each ratio-2 source and 1,024 on layer 20 (2,560 growing with the context), and
+ * the owners' indexer keys, 128 fp8 values and an fp32 scale per compressed entry whatever the
+ * cache's dtype (vLLM DeepseekV4IndexerCache, _indexer_k_cache_head_dim): 3 x 66 + 132. */
+static void test_deepseek_v41_cache(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    for (uint64_t t = 1; t <= 8; t *= 8) {
+        struct gs_kv_layout kv;
+        assert_int_equal(gs_kv_layout_for(&a, GS_KV_BF16, 2, t, 1, &kv, NULL), GS_OK);
+        assert_int_equal(kv.full_token_bytes, 3 * 512 + 1024);
+        assert_int_equal(kv.bytes_per_token, 40 * 1024 + 3 * 512 + 1024);
+        assert_int_equal(kv.indexer_token_bytes, 3 * 66 + 132);
+        assert_int_equal(kv.window_layers, 40);
+    }
+}
+
+/* vLLM's DeepSeek-V4.1 attention (_resolve_dsv4_kv_cache_dtype): auto and fp8 resolve to the
+ * 584-byte fp8_ds_mla entry - 40 window entries and 3 x 584 / 2 + 584 compressed ones a token,
+ * 24,820 bytes - with the assumption saying why; a 16-bit cache is sized as asked (1,024-byte
+ * rows: 43,520) with the warning that the packed layouts stop at startup. */
+static void test_deepseek_v41_vllm_cache_dtype(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &a;
+    in.batch_size = 1;
+    in.context_length = 4096;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 2;
+    in.engine.engine = GS_ENGINE_VLLM;
+    struct gs_inference_result r;
+    const struct {
+        enum gs_kv_dtype asked, held;
+        uint64_t token_bytes;
+        bool assumed, warned;
+    } cases[] = {
+        {GS_KV_AUTO, GS_KV_FP8_DS_MLA, 24820, true, false},
+        {GS_KV_FP8, GS_KV_FP8_DS_MLA, 24820, true, false},
+        {GS_KV_FP8_DS_MLA, GS_KV_AUTO, 24820, false, false},
+        {GS_KV_BF16, GS_KV_AUTO, 43520, false, true},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        in.kv_dtype = cases[i].asked;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_int_equal(r.kv_dtype, cases[i].held);
+        assert_int_equal(r.kv.bytes_per_token, cases[i].token_bytes);
+        assert_int_equal(r.kv_dtype_detail != NULL, cases[i].assumed);
+        assert_int_equal(r.kv_dtype_warning != NULL, cases[i].warned);
+    }
+}
+
+/* Where the tables live by default: pinned host memory in vLLM (EngramConfig.cpu_offload) and
+ * TensorRT-LLM (DeepseekV41Engram), the GPU in SGLang (EngramEmbedding); a request's choice
+ * wins. */
+static void test_deepseek_v41_engram_placement(void **state)
+{
+    (void)state;
+    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_VLLM, GS_TABLES_DEFAULT));
+    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_TENSORRT_LLM, GS_TABLES_DEFAULT));
+    assert_false(gs_engine_engram_tables_on_host(GS_ENGINE_SGLANG, GS_TABLES_DEFAULT));
+    assert_false(gs_engine_engram_tables_on_host(GS_ENGINE_VLLM, GS_TABLES_DEVICE));
+    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_SGLANG, GS_TABLES_HOST));
+}
+
+/* An estimate at TP 8 on 141 GB: vLLM keeps the tables in host memory (the assumption
+ * engram_host_bytes gives a rank's shard, 264 x (24 x 2,000,033 + 24 x 2,000,087 + 1) =
+ * 25,344,760,584), so its weights are that much below SGLang's, which holds them; naming
+ * engram_tables moves them either way. */
+static void test_deepseek_v41_engram_estimate(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    const uint64_t shard = 264ULL * (24ULL * 2000033 + 24ULL * 2000087 + 1);
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 8, 141ULL * 1000 * 1000 * 1000);
+    struct gs_estimate host = fixture_estimate(&a, &w);
+    const struct gs_assumption *g = fixture_assumption(&host, "engram_host_bytes");
+    assert_non_null(g);
+    assert_int_equal(g->value, shard);
+    assert_null(fixture_assumption(&host, "engram_device_bytes"));
+    w.serving.engine.engram_tables = GS_TABLES_DEVICE;
+    struct gs_estimate device = fixture_estimate(&a, &w);
+    assert_non_null(fixture_assumption(&device, "engram_device_bytes"));
+    assert_int_equal(device.per_gpu.weights_bytes - host.per_gpu.weights_bytes, shard);
+    w.serving.engine.engram_tables = GS_TABLES_DEFAULT;
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    struct gs_estimate sglang = fixture_estimate(&a, &w);
+    assert_int_equal(sglang.per_gpu.weights_bytes, device.per_gpu.weights_bytes);
+}
+
+/* A training request is refused at /mode: nothing trains the class. */
+static void test_deepseek_v41_no_training(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    struct gs_model_spec m = fixture_spec(&a);
+    struct gs_workload w = fixture_workload(GS_MODE_TRAINING);
+    struct gs_estimate e;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, &err), GS_ERR_UNSUPPORTED);
+    assert_string_equal(err.items[0].pointer, "/mode");
+}
+
+static void test_deepseek_v41_reader_errors(void **state)
+{
+    (void)state;
+    /* no text_config */
+    fixture_assert_reader_error("{\"model_type\":\"deepseek_v41\",\"hidden_size\":64}",
+                                "/text_config");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_deepseek_v41_counts),
+        cmocka_unit_test(test_deepseek_v41_stored_bytes),
+        cmocka_unit_test(test_deepseek_v41_layers),
+        cmocka_unit_test(test_deepseek_v41_cache),
+        cmocka_unit_test(test_deepseek_v41_vllm_cache_dtype),
+        cmocka_unit_test(test_deepseek_v41_engram_placement),
+        cmocka_unit_test(test_deepseek_v41_engram_estimate),
+        cmocka_unit_test(test_deepseek_v41_no_training),
+        cmocka_unit_test(test_deepseek_v41_reader_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
