@@ -210,20 +210,29 @@ static bool host_tables(const struct gs_model_spec *m, const struct gs_workload 
                                            w->serving.engine.engram_tables);
 }
 
+/* The weights request of the target model on `t` x `p` GPUs in format `f`, its Engram tables
+ * where the engine keeps them. */
+static struct gs_weights_request target_request(const struct gs_model_spec *m,
+                                                const struct gs_workload *w,
+                                                enum gs_weight_format f, uint64_t t, uint64_t p)
+{
+    return (struct gs_weights_request){f,
+                                       w->group_size,
+                                       t,
+                                       p,
+                                       w->format_experts_only,
+                                       w->parallelism.expert,
+                                       stages_for(w, p),
+                                       host_tables(m, w)};
+}
+
 static enum gs_status inference_weights(const struct gs_model_spec *m, const struct gs_workload *w,
                                         const struct gs_estimate_scope *scope,
                                         const struct gs_estimate *e, uint64_t t, uint64_t p,
                                         enum gs_weight_format f, uint64_t *out,
                                         struct gs_error *err)
 {
-    struct gs_weights_request r = {f,
-                                   w->group_size,
-                                   t,
-                                   p,
-                                   w->format_experts_only,
-                                   w->parallelism.expert,
-                                   stages_for(w, p),
-                                   host_tables(m, w)};
+    struct gs_weights_request r = target_request(m, w, f, t, p);
     if (m->has_arch) {
         enum gs_status st =
             gs_weights_bytes_memo(&m->arch, &r, scope->weights_memo, out, NULL, err);
@@ -910,14 +919,7 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
 {
     if (p > GS_LAYERS_MAX) /* gs_parallelism_validate keeps stages within the layers */
         return gs_error_add(err, GS_ERR_RANGE, "/parallelism/pipeline", "more stages than layers");
-    const struct gs_weights_request r = {f,
-                                         w->group_size,
-                                         t,
-                                         p,
-                                         w->format_experts_only,
-                                         w->parallelism.expert,
-                                         stages_for(w, p),
-                                         host_tables(m, w)};
+    const struct gs_weights_request r = target_request(m, w, f, t, p);
     uint64_t stage_weights[GS_LAYERS_MAX], most;
     enum gs_status st =
         gs_weights_bytes_memo(&m->arch, &r, scope->weights_memo, &most, stage_weights, err);
@@ -1136,14 +1138,7 @@ static enum gs_status cpu_offloaded(const struct gs_model_spec *m, const struct 
     *out = 0;
     if (cap == 0 || !gs_engine_ops_for(w->serving.engine.engine)->cpu_offload)
         return GS_OK;
-    const struct gs_weights_request r = {f,
-                                         w->group_size,
-                                         t,
-                                         1,
-                                         w->format_experts_only,
-                                         w->parallelism.expert,
-                                         stages_for(w, 1),
-                                         host_tables(m, w)};
+    const struct gs_weights_request r = target_request(m, w, f, t, 1);
     uint64_t layers = 0;
     enum gs_status st = gs_weights_layers_bytes(&m->arch, &r, &layers, err);
     if (st != GS_OK)
@@ -1337,14 +1332,7 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
     note_checkpoint(m, w, scope, e, f);
     if (m->has_arch && gs_weights_has_host_tables(&m->arch)) {
         /* DeepSeek-V4.1's Engram tables: a tensor rank's shard of every layer's */
-        const struct gs_weights_request r = {f,
-                                             w->group_size,
-                                             t,
-                                             p,
-                                             w->format_experts_only,
-                                             w->parallelism.expert,
-                                             stages_for(w, p),
-                                             host_tables(m, w)};
+        const struct gs_weights_request r = target_request(m, w, f, t, p);
         const uint64_t tables = gs_weights_host_table_bytes(&m->arch, &r, &ovf);
         if (r.host_tables)
             assume_value(e, "engram_host_bytes", tables,

@@ -9,15 +9,15 @@
  * inventory.
  */
 #include "readers/decoder.h"
+#include "readers/latent_window.h"
 
 #include <string.h>
 
 #define V41_TABLES_MAX 4 /* Engram layers a config may name */
 
 struct v41_shape {
-    uint64_t hidden, vocab, heads, head_dim, rope, q_lora, o_groups, o_lora, window;
-    uint64_t index_heads, index_head_dim, index_topk;
-    uint64_t streams;                                 /* hc_mult residual streams */
+    struct latent_window w; /* the attention's dimensions */
+    uint64_t vocab;
     uint64_t engram_heads, engram_dim, engram_orders; /* n-gram orders: max_ngram_size - 1 */
     struct gs_moe moe, draft_moe;                     /* the layers' experts, DSpark's own */
 };
@@ -35,19 +35,8 @@ static bool v41_read_shape(struct model_reader *r, struct gs_arch *a, struct dec
 {
     decoder_read_dims(r, a, plan, false, 0, true);
     memset(s, 0, sizeof(*s));
-    s->hidden = a->hidden_size;
     s->vocab = a->vocab_size;
-    s->heads = plan->heads;
-    s->head_dim = rd_dim(r, NAMES("head_dim"), true, 0);
-    s->rope = rd_dim(r, NAMES("qk_rope_head_dim"), false, 64);
-    s->q_lora = rd_dim(r, NAMES("q_lora_rank"), true, 0);
-    s->o_groups = rd_dim(r, NAMES("o_groups"), true, 0);
-    s->o_lora = rd_dim(r, NAMES("o_lora_rank"), true, 0);
-    s->window = rd_dim(r, NAMES("sliding_window"), false, 128);
-    s->index_heads = rd_dim(r, NAMES("index_n_heads"), true, 0);
-    s->index_head_dim = rd_dim(r, NAMES("index_head_dim"), true, 0);
-    s->index_topk = rd_dim(r, NAMES("index_topk"), false, 512);
-    s->streams = rd_size(r, NAMES("hc_mult"), 4);
+    latent_window_read(r, a->hidden_size, plan->heads, &s->w);
     s->engram_heads = rd_dim(r, NAMES("engram_n_heads"), false, 8);
     s->engram_dim = rd_dim(r, NAMES("engram_head_dim"), false, 256);
     const uint64_t ngram = rd_size(r, NAMES("engram_max_ngram_size"), 4);
@@ -60,14 +49,6 @@ static bool v41_read_shape(struct model_reader *r, struct gs_arch *a, struct dec
     s->draft_moe = s->moe;
     s->draft_moe.experts = rd_dim(r, NAMES("dspark_n_routed_experts"), false, s->moe.experts);
     s->draft_moe.top_k = rd_dim(r, NAMES("dspark_num_experts_per_tok"), false, s->moe.top_k);
-    if (r->ok && s->rope >= s->head_dim)
-        rd_fail(r, "qk_rope_head_dim", GS_ERR_INVALID,
-                "must be less than head_dim (%llu): the rotary part of each head",
-                (unsigned long long)s->head_dim);
-    if (r->ok && s->heads % s->o_groups != 0)
-        rd_fail(r, "o_groups", GS_ERR_INVALID,
-                "must divide num_attention_heads (%llu): the output projection groups heads",
-                (unsigned long long)s->heads);
     if (r->ok && (s->draft_moe.experts == 0 || s->draft_moe.top_k > s->draft_moe.experts))
         rd_fail(r, "dspark_num_experts_per_tok", GS_ERR_INVALID,
                 "must be at most dspark_n_routed_experts");
@@ -180,55 +161,17 @@ static bool v41_read_layers(struct model_reader *r, uint64_t layers, struct v41_
     return true;
 }
 
-/* inference/model.py Attention: wq_a h -> q_lora (fp8), q_norm, wq_b q_lora -> heads x head_dim,
- * wkv h -> head_dim (one latent, the MQA key and value, rope included), kv_norm, the grouped
- * output wo_a (o_groups groups of heads x head_dim / o_groups -> o_lora; fp8 in the checkpoint,
- * convert.py's bf16 being the reference's own choice) and wo_b o_groups x o_lora -> h, an fp32
- * sink logit per head. vLLM splits wq_b and wo_a by columns, wo_b by rows. The cache: one
- * head_dim entry per token in the window, and on a KV source one per `ratio` tokens beside it;
- * an owning indexer a key per entry. */
+/* inference/model.py Attention (latent_window.h) under the checkpoint's names: wo_a is fp8 in
+ * the checkpoint (convert.py's bf16 is the reference's own choice), the sinks fp32. A layer's
+ * compressed entries are those it writes as a KV source; an owning indexer keeps a key per
+ * entry. */
 static void v41_attention(struct gs_arch *a, size_t b, const struct v41_shape *s,
                           const struct v41_layer *role)
 {
-    struct gs_block *blk = gs_arch_block(a, b);
-    if (blk == NULL)
-        return;
-    const uint64_t h = s->hidden, q = s->heads * s->head_dim, d = s->head_dim;
-    blk->mixer = GS_MIXER_MLA;
-    blk->attn = (struct gs_attention){.heads = s->heads,
-                                      .kv_heads = 1,
-                                      .head_dim = d,
-                                      .v_head_dim = d,
-                                      .span = GS_SPAN_SLIDING,
-                                      .window = s->window,
-                                      .cached = true,
-                                      .q_lora_rank = s->q_lora,
-                                      .kv_lora_rank = d - s->rope,
-                                      .qk_nope_head_dim = d - s->rope,
-                                      .qk_rope_head_dim = s->rope,
-                                      .compress_ratio = role->ratio};
-    if (role->indexer == 2) {
-        blk->attn.index_heads = s->index_heads;
-        blk->attn.index_head_dim = s->index_head_dim;
-        blk->attn.index_topk = s->index_topk;
-    }
-    const unsigned f = GS_MOD_QUANT;
-    gs_block_module(a, b, "attn.wq_a", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, f, h,
-                    s->q_lora, 1);
-    gs_block_module(a, b, "attn.q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
-                    s->q_lora, 1);
-    gs_block_module(a, b, "attn.wq_b", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, f,
-                    s->q_lora, q, 1);
-    gs_block_module(a, b, "attn.wkv", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, f, h, d,
-                    1);
-    gs_block_module(a, b, "attn.kv_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1, d,
-                    1);
-    gs_block_module(a, b, "attn.wo_a", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, f,
-                    q / s->o_groups, s->o_groups * s->o_lora, 1);
-    gs_block_module(a, b, "attn.wo_b", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION, f,
-                    s->o_groups * s->o_lora, h, 1);
-    gs_block_module(a, b, "attn.attn_sink", GS_MODULE_TENSOR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
-                    GS_MOD_FP32, 1, s->heads, 1);
+    static const struct latent_window_names names = {"attn.wq_a", "attn.q_norm",   "attn.wq_b",
+                                                     "attn.wkv",  "attn.kv_norm",  "attn.wo_a",
+                                                     "attn.wo_b", "attn.attn_sink"};
+    latent_window_build(a, b, &s->w, role->ratio, role->indexer == 2, &names, GS_MOD_FP32);
 }
 
 /* A KV source's Compressor (bf16 in the checkpoint, no position bias: CSA2 dropped it): wkv
@@ -239,7 +182,7 @@ static void v41_attention(struct gs_arch *a, size_t b, const struct v41_shape *s
 static void v41_compressor_indexer(struct gs_arch *a, size_t b, const struct v41_shape *s,
                                    const struct v41_layer *role)
 {
-    const uint64_t h = s->hidden, d = s->head_dim, id = s->index_head_dim;
+    const uint64_t h = s->w.hidden, d = s->w.head_dim, id = s->w.index_head_dim;
     if (role->ratio) {
         gs_block_module(a, b, "attn.compressor.wkv_wgate", GS_MODULE_LINEAR, GS_SPLIT_NONE,
                         GS_PART_ATTENTION, 0, h, d, role->ratio > 1 ? 2 : 1);
@@ -249,9 +192,9 @@ static void v41_compressor_indexer(struct gs_arch *a, size_t b, const struct v41
     if (role->indexer == 0)
         return;
     gs_block_module(a, b, "attn.indexer.wq_b", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION,
-                    GS_MOD_QUANT, s->q_lora, s->index_heads * id, 1);
+                    GS_MOD_QUANT, s->w.q_lora, s->w.index_heads * id, 1);
     gs_block_module(a, b, "attn.indexer.weights_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
-                    GS_PART_ATTENTION, 0, h, s->index_heads, 1);
+                    GS_PART_ATTENTION, 0, h, s->w.index_heads, 1);
     if (role->indexer < 2)
         return;
     gs_block_module(a, b, "attn.indexer.wk", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0,
@@ -279,9 +222,9 @@ static void v41_engram(struct gs_arch *a, size_t b, const struct v41_shape *s, u
         gs_block_module(a, b, "engram.embed.rest", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN,
                         GS_PART_EMBEDDING, table, rows % buckets, s->engram_dim, 1);
     gs_block_module(a, b, "engram.wkv", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER,
-                    GS_MOD_QUANT, read * s->engram_dim, s->hidden * (s->streams + 1), 1);
+                    GS_MOD_QUANT, read * s->engram_dim, s->w.hidden * (s->w.streams + 1), 1);
     gs_block_module(a, b, "engram.q_weight_k_weight", GS_MODULE_TENSOR, GS_SPLIT_NONE,
-                    GS_PART_OTHER, 0, s->streams, s->hidden, 2);
+                    GS_PART_OTHER, 0, s->w.streams, s->w.hidden, 2);
 }
 
 /* A layer's feed-forward half and its surroundings (inference/model.py Block): MoE (Gate's
@@ -296,9 +239,9 @@ static void v41_ffn(struct gs_arch *a, size_t b, const struct v41_shape *s, cons
     gs_block_module(a, b, "gate.bias_bias_vl", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_EXPERTS,
                     GS_MOD_FP32, 1, m->experts, 2);
     gs_build_norms(a, b, "attn_norm_ffn_norm", 2, false);
-    const uint64_t n = s->streams, mix = (2 + n) * n;
+    const uint64_t n = s->w.streams, mix = (2 + n) * n;
     gs_block_module(a, b, "hc.fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_FP32, mix,
-                    n * s->hidden, 2);
+                    n * s->w.hidden, 2);
     gs_block_module(a, b, "hc.base", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_FP32, 1,
                     mix, 2);
     gs_block_module(a, b, "hc.scale", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_FP32,
@@ -340,9 +283,9 @@ static void v41_dspark(struct model_reader *r, struct gs_arch *a, const struct v
         v41_ffn(a, b, s, &s->draft_moe);
         if (t == 0 && target_count) {
             gs_block_module(a, b, "main_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION,
-                            GS_MOD_QUANT, target_count * s->hidden, s->hidden, 1);
+                            GS_MOD_QUANT, target_count * s->w.hidden, s->w.hidden, 1);
             gs_block_module(a, b, "main_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_NORMS, 0, 1,
-                            s->hidden, 1);
+                            s->w.hidden, 1);
         }
         if (t == 2 || layers == 1) {
             gs_build_norms(a, b, "norm", 1, false);
@@ -350,7 +293,7 @@ static void v41_dspark(struct model_reader *r, struct gs_arch *a, const struct v
                 gs_block_module(a, b, "markov_head.embed_head", GS_MODULE_EMBEDDING, GS_SPLIT_NONE,
                                 GS_PART_OTHER, GS_MOD_LOOKUP, s->vocab, markov, 2);
                 gs_block_module(a, b, "confidence_head.proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
-                                GS_PART_OTHER, 0, s->hidden + markov, 1, 1);
+                                GS_PART_OTHER, 0, s->w.hidden + markov, 1, 1);
             }
         }
         gs_arch_tower(a, "mtp", b, GS_PART_MTP, towers[t], false);
@@ -390,11 +333,11 @@ static void v41_vision(struct model_reader *r, struct gs_arch *a, const struct v
     gs_arch_module(a, "vision.blocks.mlp.w2", GS_MODULE_LINEAR, GS_SPLIT_NONE, p, 0, vi, vh, depth);
     gs_arch_module(a, "vision.norm", GS_MODULE_NORM, GS_SPLIT_NONE, p, 0, 1, vh, 1);
     gs_arch_module(a, "aligner.w1", GS_MODULE_LINEAR, GS_SPLIT_NONE, p, GS_MOD_BIAS,
-                   vh * down * down, s->hidden, 1);
-    gs_arch_module(a, "aligner.w2", GS_MODULE_LINEAR, GS_SPLIT_NONE, p, GS_MOD_BIAS, s->hidden,
-                   s->hidden, 1);
+                   vh * down * down, s->w.hidden, 1);
+    gs_arch_module(a, "aligner.w2", GS_MODULE_LINEAR, GS_SPLIT_NONE, p, GS_MOD_BIAS, s->w.hidden,
+                   s->w.hidden, 1);
     gs_arch_module(a, "image_start_end_newline", GS_MODULE_TENSOR, GS_SPLIT_NONE, p, 0, 1,
-                   s->hidden, 3);
+                   s->w.hidden, 3);
 }
 
 /* DeepseekV41ForCausalLM: the language model in text_config, the tower in vision_config. */

@@ -6,6 +6,7 @@
  * indexer, the indexer's top-k shared across layers from GLM-5.2 on).
  */
 #include "readers/decoder.h"
+#include "readers/latent_window.h"
 
 #include <string.h>
 
@@ -15,10 +16,9 @@
 enum v4_attention { V4_SLIDING, V4_CSA, V4_HCA, V4_KINDS };
 
 struct v4_shape {
-    uint64_t hidden, vocab, heads, head_dim, rope, q_lora, o_groups, o_lora, window;
-    uint64_t index_heads, index_head_dim, index_topk;
+    struct latent_window w; /* the attention's dimensions */
+    uint64_t vocab;
     uint64_t rate[V4_KINDS]; /* tokens per compressed entry (0: the window only) */
-    uint64_t streams;        /* hc_mult residual streams */
     struct gs_moe moe;       /* routed experts, the shared expert and the router's buffer */
 };
 
@@ -27,19 +27,8 @@ static bool v4_read_shape(struct model_reader *r, struct gs_arch *a, struct deco
 {
     decoder_read_dims(r, a, plan, false, 0, true);
     memset(s, 0, sizeof(*s));
-    s->hidden = a->hidden_size;
     s->vocab = a->vocab_size;
-    s->heads = plan->heads;
-    s->head_dim = rd_dim(r, NAMES("head_dim"), true, 0);
-    s->rope = rd_dim(r, NAMES("qk_rope_head_dim"), false, 64);
-    s->q_lora = rd_dim(r, NAMES("q_lora_rank"), true, 0);
-    s->o_groups = rd_dim(r, NAMES("o_groups"), true, 0);
-    s->o_lora = rd_dim(r, NAMES("o_lora_rank"), true, 0);
-    s->window = rd_dim(r, NAMES("sliding_window"), false, 128);
-    s->index_heads = rd_dim(r, NAMES("index_n_heads"), true, 0);
-    s->index_head_dim = rd_dim(r, NAMES("index_head_dim"), true, 0);
-    s->index_topk = rd_dim(r, NAMES("index_topk"), false, 512);
-    s->streams = rd_dim(r, NAMES("hc_mult"), false, 4);
+    latent_window_read(r, a->hidden_size, plan->heads, &s->w);
     /* compress_rates as transformers 5 saves it, else the legacy top-level keys */
     s->rate[V4_CSA] = rd_dim(r, NAMES("compress_rate_csa"), false, 4);
     s->rate[V4_HCA] = rd_dim(r, NAMES("compress_rate_hca"), false, 128);
@@ -59,14 +48,6 @@ static bool v4_read_shape(struct model_reader *r, struct gs_arch *a, struct deco
     /* DeepseekV4MLP reads intermediate_size, mapped to moe_intermediate_size, whatever
      * n_shared_experts says (configuration_deepseek_v4.py attribute_map) */
     s->moe.shared_width = s->moe.width;
-    if (r->ok && s->rope >= s->head_dim)
-        rd_fail(r, "qk_rope_head_dim", GS_ERR_INVALID,
-                "must be less than head_dim (%llu): the rotary part of each head",
-                (unsigned long long)s->head_dim);
-    if (r->ok && s->heads % s->o_groups != 0)
-        rd_fail(r, "o_groups", GS_ERR_INVALID,
-                "must divide num_attention_heads (%llu): the output projection groups heads",
-                (unsigned long long)s->heads);
     return r->ok;
 }
 
@@ -168,54 +149,14 @@ static bool v4_read_hashed(struct model_reader *r, uint64_t layers, bool *hashed
     return true;
 }
 
-/* DeepseekV4Attention: q_a_proj h -> q_lora, q_a_norm, q_b_proj q_lora -> heads x head_dim
- * (then an unweighted norm), one shared key/value head kv_proj h -> head_dim with kv_norm,
- * the grouped output projection o_a_proj (each of o_groups groups of heads x head_dim /
- * o_groups -> o_lora) and o_b_proj o_groups x o_lora -> h, and a sink logit per head. vLLM
- * (deepseek_v4.py) keeps q_a/kv replicated (fused_wqa_wkv), splits wq_b and wo_a by
- * columns, wo_b by rows. The cache: one head_dim entry per token, rope included (kv_lora +
- * rope below), for the window and for every compressed entry. */
+/* DeepseekV4Attention (latent_window.h) under transformers' names; vLLM (deepseek_v4.py) keeps
+ * q_a/kv replicated (fused_wqa_wkv). The sinks are sized as the request's dtype. */
 static void v4_attention(struct gs_arch *a, size_t b, const struct v4_shape *s,
                          enum v4_attention kind)
 {
-    struct gs_block *blk = gs_arch_block(a, b);
-    if (blk == NULL)
-        return;
-    const uint64_t h = s->hidden, q = s->heads * s->head_dim, d = s->head_dim;
-    blk->mixer = GS_MIXER_MLA;
-    blk->attn = (struct gs_attention){.heads = s->heads,
-                                      .kv_heads = 1,
-                                      .head_dim = d,
-                                      .v_head_dim = d,
-                                      .span = GS_SPAN_SLIDING,
-                                      .window = s->window,
-                                      .cached = true,
-                                      .q_lora_rank = s->q_lora,
-                                      .kv_lora_rank = d - s->rope,
-                                      .qk_nope_head_dim = d - s->rope,
-                                      .qk_rope_head_dim = s->rope,
-                                      .compress_ratio = s->rate[kind]};
-    if (kind == V4_CSA) {
-        blk->attn.index_heads = s->index_heads;
-        blk->attn.index_head_dim = s->index_head_dim;
-        blk->attn.index_topk = s->index_topk;
-    }
-    const unsigned f = GS_MOD_QUANT;
-    gs_block_module(a, b, "q_a_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, f, h,
-                    s->q_lora, 1);
-    gs_block_module(a, b, "q_a_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,
-                    s->q_lora, 1);
-    gs_block_module(a, b, "q_b_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, f,
-                    s->q_lora, q, 1);
-    gs_block_module(a, b, "kv_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, f, h, d,
-                    1);
-    gs_block_module(a, b, "kv_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1, d, 1);
-    gs_block_module(a, b, "o_a_proj", GS_MODULE_LINEAR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, f,
-                    q / s->o_groups, s->o_groups * s->o_lora, 1);
-    gs_block_module(a, b, "o_b_proj", GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION, f,
-                    s->o_groups * s->o_lora, h, 1);
-    gs_block_module(a, b, "sinks", GS_MODULE_TENSOR, GS_SPLIT_COLUMN, GS_PART_ATTENTION, 0, 1,
-                    s->heads, 1);
+    static const struct latent_window_names names = {"q_a_proj", "q_a_norm", "q_b_proj", "kv_proj",
+                                                     "kv_norm",  "o_a_proj", "o_b_proj", "sinks"};
+    latent_window_build(a, b, &s->w, s->rate[kind], kind == V4_CSA, &names, 0);
 }
 
 /* The compressor of a compressed layer (DeepseekV4CSACompressor / DeepseekV4HCACompressor):
@@ -230,8 +171,8 @@ static void v4_compressor(struct gs_arch *a, size_t b, const struct v4_shape *s,
 {
     if (kind == V4_SLIDING)
         return;
-    const uint64_t h = s->hidden, series = kind == V4_CSA ? 2 : 1, rate = s->rate[kind];
-    const uint64_t d = s->head_dim, id = s->index_head_dim;
+    const uint64_t h = s->w.hidden, series = kind == V4_CSA ? 2 : 1, rate = s->rate[kind];
+    const uint64_t d = s->w.head_dim, id = s->w.index_head_dim;
     gs_block_module(a, b, "compressor.kv_proj_gate_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
                     GS_PART_ATTENTION, 0, h, series * d, 2);
     gs_block_module(a, b, "compressor.position_bias", GS_MODULE_TENSOR, GS_SPLIT_NONE,
@@ -247,9 +188,9 @@ static void v4_compressor(struct gs_arch *a, size_t b, const struct v4_shape *s,
     gs_block_module(a, b, "compressor.indexer.kv_norm", GS_MODULE_NORM, GS_SPLIT_NONE,
                     GS_PART_ATTENTION, 0, 1, id, 1);
     gs_block_module(a, b, "compressor.indexer.q_b_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
-                    GS_PART_ATTENTION, GS_MOD_QUANT, s->q_lora, s->index_heads * id, 1);
+                    GS_PART_ATTENTION, GS_MOD_QUANT, s->w.q_lora, s->w.index_heads * id, 1);
     gs_block_module(a, b, "compressor.indexer.scorer.weights_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
-                    GS_PART_ATTENTION, 0, h, s->index_heads, 1);
+                    GS_PART_ATTENTION, 0, h, s->w.index_heads, 1);
 }
 
 /* DeepseekV4HyperConnection, `count` of them: fn (2 + n) n x n h, base (2 + n) n, scale 3,
@@ -257,9 +198,9 @@ static void v4_compressor(struct gs_arch *a, size_t b, const struct v4_shape *s,
 static void v4_hyper_connections(struct gs_arch *a, size_t b, const struct v4_shape *s,
                                  uint64_t count)
 {
-    const uint64_t n = s->streams, mix = (2 + n) * n;
+    const uint64_t n = s->w.streams, mix = (2 + n) * n;
     gs_block_module(a, b, "hc.fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, mix,
-                    n * s->hidden, count);
+                    n * s->w.hidden, count);
     gs_block_module(a, b, "hc.base", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, 1, mix,
                     count);
     gs_block_module(a, b, "hc.scale", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, 1, 3,
@@ -270,16 +211,16 @@ static void v4_hyper_connections(struct gs_arch *a, size_t b, const struct v4_sh
  * n x n h, hc_base n, hc_scale 1. */
 static void v4_hyper_head(struct gs_arch *a, size_t block, const struct v4_shape *s)
 {
-    const uint64_t n = s->streams;
+    const uint64_t n = s->w.streams;
     if (block >= GS_BLOCKS_MAX) {
         gs_arch_module(a, "hc_head.hc_fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, n,
-                       n * s->hidden, 1);
+                       n * s->w.hidden, 1);
         gs_arch_module(a, "hc_head.hc_base_hc_scale", GS_MODULE_TENSOR, GS_SPLIT_NONE,
                        GS_PART_OTHER, 0, 1, n + 1, 1);
         return;
     }
     gs_block_module(a, block, "hc_head_fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, n,
-                    n * s->hidden, 1);
+                    n * s->w.hidden, 1);
     gs_block_module(a, block, "hc_head_base_hc_head_scale", GS_MODULE_TENSOR, GS_SPLIT_NONE,
                     GS_PART_OTHER, 0, 1, n + 1, 1);
 }
@@ -319,7 +260,7 @@ static void v4_mtp(struct model_reader *r, struct gs_arch *a, const struct v4_sh
         return;
     const size_t b = v4_block(a, s, kind, false);
     gs_block_module(a, b, "e_proj_h_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION,
-                    GS_MOD_QUANT, s->hidden, s->hidden, 2);
+                    GS_MOD_QUANT, s->w.hidden, s->w.hidden, 2);
     gs_build_norms(a, b, "enorm_hnorm_shared_head_norm", 3, false);
     v4_hyper_head(a, b, s);
     gs_arch_tower(a, "mtp", b, GS_PART_MTP, layers, false);
