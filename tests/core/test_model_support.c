@@ -105,6 +105,22 @@ static void test_first_release(void **state)
     assert_int_equal(support(GS_ENGINE_VLLM, &jamba, 0), 0);
 }
 
+/* DeepSeek-V4.1 has no transformers class, so no generic backend takes it before the release
+ * that registered it: vLLM 0.30.0 (PRs #56214, #56228, #56208), SGLang 0.5.21 (PR #38798);
+ * TensorRT-LLM's _arch_index.py has no entry in any release read (PR #19727 open). */
+static void test_deepseek_v41_releases(void **state)
+{
+    (void)state;
+    const struct gs_arch v41 =
+        fixture_arch_file("deepseek_v41/deepseek-ai__DeepSeek-V4.1-Flash.json");
+    assert_int_equal(support(GS_ENGINE_VLLM, &v41, 2900), 2);
+    assert_int_equal(support(GS_ENGINE_VLLM, &v41, 3000), 0);
+    assert_int_equal(support(GS_ENGINE_VLLM, &v41, 0), 0);
+    assert_int_equal(support(GS_ENGINE_SGLANG, &v41, 520), 2);
+    assert_int_equal(support(GS_ENGINE_SGLANG, &v41, 521), 0);
+    assert_int_equal(support(GS_ENGINE_TENSORRT_LLM, &v41, 0), 2);
+}
+
 /* Nemotron-H: the class from vLLM 0.9.1 (PR #18863), its MoE layers (Nemotron 3) from 0.11.1
  * (NemotronHMoE, PR #25863): a release between them builds Nemotron-H 8B, not Nemotron 3 Nano. */
 static void test_vllm_nemotron_h_moe(void **state)
@@ -187,6 +203,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vllm_never_and_removed),
         cmocka_unit_test(test_first_release),
+        cmocka_unit_test(test_deepseek_v41_releases),
         cmocka_unit_test(test_vllm_nemotron_h_moe),
         cmocka_unit_test(test_trtllm_registry),
         cmocka_unit_test(test_estimate_answers),
