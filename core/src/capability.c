@@ -160,6 +160,10 @@ bool gs_hw_runs_kv(enum gs_hw hw, enum gs_kv_dtype kv, const char **rule)
     case GS_KV_FP8_DS_MLA:
         return c->fp8_ds_mla || refuse(rule, "the fp8_ds_mla cache needs FlashMLA's sparse "
                                              "kernels: Hopper or Blackwell");
+    case GS_KV_NVFP4_DS_MLA:
+        return hw == GS_HW_BLACKWELL ||
+               refuse(rule, "the nvfp4_ds_mla cache needs FlashMLA's mega attention, which "
+                            "decodes it only on Blackwell (compute capability 10.x)");
     case GS_KV_COUNT:
         break;
     }

@@ -14,10 +14,16 @@
 #include <string.h>
 
 static const char *const kv_names[GS_KV_COUNT] = {
-    [GS_KV_AUTO] = "auto", [GS_KV_BF16] = "bf16", [GS_KV_FP16] = "fp16", [GS_KV_FP8] = "fp8",
-    [GS_KV_FP8_E5M2] = "fp8_e5m2", [GS_KV_INT8_PER_TOKEN_HEAD] = "int8_per_token_head",
-    [GS_KV_FP8_PER_TOKEN_HEAD] = "fp8_per_token_head", [GS_KV_FP8_DS_MLA] = "fp8_ds_mla",
+    [GS_KV_AUTO] = "auto",
+    [GS_KV_BF16] = "bf16",
+    [GS_KV_FP16] = "fp16",
+    [GS_KV_FP8] = "fp8",
+    [GS_KV_FP8_E5M2] = "fp8_e5m2",
+    [GS_KV_INT8_PER_TOKEN_HEAD] = "int8_per_token_head",
+    [GS_KV_FP8_PER_TOKEN_HEAD] = "fp8_per_token_head",
+    [GS_KV_FP8_DS_MLA] = "fp8_ds_mla",
     [GS_KV_INT8] = "int8",
+    [GS_KV_NVFP4_DS_MLA] = "nvfp4_ds_mla",
 };
 
 const char *gs_kv_dtype_name(enum gs_kv_dtype d)
@@ -46,6 +52,7 @@ static uint64_t kv_element_bytes(enum gs_kv_dtype dtype, uint64_t model_bytes)
     case GS_KV_INT8_PER_TOKEN_HEAD:
     case GS_KV_FP8_PER_TOKEN_HEAD:
     case GS_KV_FP8_DS_MLA:
+    case GS_KV_NVFP4_DS_MLA:
     case GS_KV_INT8:
         return 1;
     case GS_KV_AUTO:
@@ -70,8 +77,24 @@ static bool compressed_mla(const struct gs_block *b)
     return b->mixer == GS_MIXER_MLA && b->attn.span == GS_SPAN_SLIDING && b->attn.window > 0;
 }
 
+/* Whether any layer keeps DeepSeek-V4's windowed latent entries. */
+static bool has_compressed_mla(const struct gs_arch *a)
+{
+    for (size_t b = 0; b < a->block_count; b++)
+        if (compressed_mla(&a->blocks[b]))
+            return true;
+    return false;
+}
+
 /* Bytes one token adds to one layer of this block on one GPU (0 for
  * recurrent and encoder-only layers). */
+/* A compressed entry of nvfp4_ds_mla (vLLM flash_mla_mega_attn.py: "288 V4.1 NVFP4"): 512
+ * e2m1 values two a byte and an e4m3 scale a 16 (`one` bytes a window entry otherwise). */
+static uint64_t compressed_entry_bytes(enum gs_kv_dtype dtype, uint64_t one)
+{
+    return dtype == GS_KV_NVFP4_DS_MLA ? 288 : one;
+}
+
 static uint64_t attention_token_bytes(const struct gs_block *b, enum gs_kv_dtype dtype,
                                       uint64_t e, uint64_t t, bool *ovf)
 {
@@ -81,6 +104,11 @@ static uint64_t attention_token_bytes(const struct gs_block *b, enum gs_kv_dtype
      * nope + 64 bf16 rope + 8 scale bytes; kv_cache_interface.py real_page_size_bytes) */
     if (b->mixer == GS_MIXER_MLA && dtype == GS_KV_FP8_DS_MLA)
         return compressed_mla(b) ? 584 : 656;
+    /* vllm/models/deepseek_v41/attention.py swa_bytes_per_token: 528 with the V4.1 MXFP8
+     * record (512 fp8 values, rope included, and 16 e8m0 scales), which nvfp4_ds_mla keeps for
+     * the window (its compressed entries: nvfp4_compressed_bytes) */
+    if (b->mixer == GS_MIXER_MLA && dtype == GS_KV_NVFP4_DS_MLA)
+        return 528;
     if (b->mixer == GS_MIXER_MLA)
         return gs_mul(s->kv_lora_rank + s->qk_rope_head_dim, e, ovf);
     if (b->mixer != GS_MIXER_ATTENTION)
@@ -262,7 +290,8 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
         if (b->mixer == GS_MIXER_RECURRENT)
             continue;
         uint64_t one = attention_token_bytes(b, dtype, e, t, ovf);
-        if (pad_mla && b->mixer == GS_MIXER_MLA && dtype != GS_KV_FP8_DS_MLA)
+        if (pad_mla && b->mixer == GS_MIXER_MLA && dtype != GS_KV_FP8_DS_MLA &&
+            dtype != GS_KV_NVFP4_DS_MLA)
             one = gs_div_ceil(one, 256) * 256; /* align_to_256bytes */
         if (one == 0 || (!b->attn.cached && b->mixer == GS_MIXER_ATTENTION))
             continue; /* encoder-only attention: no cache (EncoderOnlyAttentionSpec) */
@@ -294,7 +323,8 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
                 out->topk_tokens = spans;
         }
         if (ratio > 0) {
-            const uint64_t compressed = gs_div_ceil(bytes, ratio);
+            const uint64_t compressed =
+                gs_div_ceil(gs_mul(compressed_entry_bytes(dtype, one), n, ovf), ratio);
             out->bytes_per_token = gs_add(out->bytes_per_token, compressed, ovf);
             out->full_token_bytes = gs_add(out->full_token_bytes, compressed, ovf);
             if (topk)
@@ -345,6 +375,11 @@ static enum gs_status layout(const struct gs_arch *a, enum gs_kv_dtype dtype, ui
     if (dtype == GS_KV_FP8_DS_MLA && !mla)
         return gs_error_add(err, GS_ERR_INVALID, "/inference/kv_cache_dtype",
                             "fp8_ds_mla is DeepSeek's MLA cache; %s has no latent attention",
+                            a->model_type);
+    if (dtype == GS_KV_NVFP4_DS_MLA && !has_compressed_mla(a))
+        return gs_error_add(err, GS_ERR_INVALID, "/inference/kv_cache_dtype",
+                            "nvfp4_ds_mla is DeepSeek-V4.1's compressed cache in vLLM; %s has no "
+                            "compressed latent attention",
                             a->model_type);
     if (mla && (dtype == GS_KV_INT8_PER_TOKEN_HEAD || dtype == GS_KV_FP8_PER_TOKEN_HEAD))
         return gs_error_add(err, GS_ERR_INVALID, "/inference/kv_cache_dtype",

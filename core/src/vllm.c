@@ -1002,34 +1002,70 @@ static const char vllm_dsv4_16bit[] =
 
 static const char vllm_dsv41_dtype[] =
     "DeepSeek-V4.1's cache in vLLM's FlashMLA attention (compute capability 9.x; 12.x's "
-    "FlashInfer class stores the same): the fp8_ds_mla entry, 448 fp8 values, the 64 rotary "
-    "values in bf16 and 8 scale bytes, 584 bytes a token, in every layer's window and the KV "
-    "sources' compressed cache; auto and fp8 resolve to it. On compute capability 10.x the "
-    "code after PR #56893 stores a 528-byte MXFP8 record and after PR #56935 (mega attention) "
-    "a 288-byte NVFP4 compressed one: sized as 584 here";
+    "FlashInfer class and ROCm store the same): the fp8_ds_mla entry, 448 fp8 values, the 64 "
+    "rotary values in bf16 and 8 scale bytes, 584 bytes a token, in every layer's window and the "
+    "KV sources' compressed cache; auto and fp8 resolve to it. On compute capability 10.x 0.30 "
+    "stores the 528-byte MXFP8 V4.1 record instead (PR #56893), sized as 584 here";
+static const char vllm_dsv41_nvfp4[] =
+    "DeepSeek-V4.1's cache in vLLM's default attention on compute capability 10.x from 0.31 "
+    "(FlashMLA mega attention, PR #56935): auto and fp8 resolve to nvfp4_ds_mla - the window's "
+    "entries the 528-byte MXFP8 record (512 fp8 values, rope included, 16 e8m0 scales), the KV "
+    "sources' compressed entries 288 bytes (512 e2m1 values and 32 e4m3 scales); the indexer "
+    "keys stay fp8 (132 bytes) unless indexer_kv_dtype is mxfp4. Mega attention declines a "
+    "tensor degree that leaves a wo_a group too few heads, and FlashMLA's 584-byte entries "
+    "follow";
 static const char vllm_dsv41_dtype_source[] =
-    "vllm/models/deepseek_v41/attention.py _resolve_dsv4_kv_cache_dtype, swa_bytes_per_token; "
-    "models/deepseek_v41/nvidia/model.py _select_dsv4_attn_cls";
+    "vllm/models/deepseek_v41/attention.py _resolve_dsv4_kv_cache_dtype, swa_bytes_per_token, "
+    "compressed_bytes_per_token; models/deepseek_v41/nvidia/model.py _select_dsv4_attn_cls; "
+    "flash_mla_mega_attn.py";
 static const char vllm_dsv41_16bit[] =
     "vLLM's packed DeepSeek-V4.1 layouts (FlashMLA, mega attention) stop at startup on a cache "
     "that is not fp8 ('DeepseekV4 packed KV layouts only support fp8 kv-cache'); the 16-bit "
     "rows sized here are FlashInfer's plain rows on compute capability 10.x alone";
+static const char vllm_dsv41_nvfp4_sm[] =
+    "vLLM stops at startup on nvfp4_ds_mla outside compute capability 10.x ('nvfp4_ds_mla needs "
+    "the V4.1 KV records, which FlashMLA decodes only on SM100'), and releases before 0.31 read "
+    "it only in the opt-in fused FlashMLA layer";
+static const char vllm_dsv4_nvfp4[] =
+    "nvfp4_ds_mla is DeepSeek-V4.1's compressed cache, which vLLM's DeepSeek-V4 attention does "
+    "not read: it stops at startup (kv_cache_dtype fp8 stores fp8_ds_mla)";
+
+/* DeepSeek-V4.1 (vllm/models/deepseek_v41): fp8_ds_mla where FlashMLA's sparse attention runs,
+ * nvfp4_ds_mla where mega attention does (compute capability 10.x from 0.31; the release not
+ * named, the latest). */
+static void vllm_dsv41_kv_dtype(const struct gs_inference_input *in,
+                                struct gs_inference_result *out)
+{
+    const enum gs_kv_dtype d = in->kv_dtype;
+    const uint32_t v = in->engine.version;
+    /* a Blackwell the catalog gives no compute capability is taken as a datacenter one */
+    const bool sm100 = (enum gs_hw)in->gpu.hw == GS_HW_BLACKWELL && !in->gpu.rocm &&
+                       (in->gpu.sm_major == 0 || in->gpu.sm_major == 10);
+    const bool mega = sm100 && (v == 0 || v >= 3100);
+    if (d == GS_KV_AUTO || d == GS_KV_FP8 || d == GS_KV_FP8_E5M2) {
+        out->kv_dtype = mega ? GS_KV_NVFP4_DS_MLA : GS_KV_FP8_DS_MLA;
+        out->kv_dtype_detail = mega ? vllm_dsv41_nvfp4 : vllm_dsv41_dtype;
+        out->kv_dtype_source = vllm_dsv41_dtype_source;
+    } else if (d == GS_KV_NVFP4_DS_MLA && !mega) {
+        out->kv_dtype_warning = vllm_dsv41_nvfp4_sm;
+    } else if (d == GS_KV_BF16 || d == GS_KV_FP16) {
+        out->kv_dtype_warning = vllm_dsv41_16bit;
+    }
+}
 
 static void vllm_dsv4_kv_dtype(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     const enum gs_kv_dtype d = in->kv_dtype;
     if (gs_arch_is_deepseek_v41(in->arch)) {
-        if (d == GS_KV_AUTO || d == GS_KV_FP8 || d == GS_KV_FP8_E5M2) {
-            out->kv_dtype = GS_KV_FP8_DS_MLA;
-            out->kv_dtype_detail = vllm_dsv41_dtype;
-            out->kv_dtype_source = vllm_dsv41_dtype_source;
-        } else if (d == GS_KV_BF16 || d == GS_KV_FP16) {
-            out->kv_dtype_warning = vllm_dsv41_16bit;
-        }
+        vllm_dsv41_kv_dtype(in, out);
         return;
     }
     if (!gs_arch_is_deepseek_v4(in->arch))
         return;
+    if (d == GS_KV_NVFP4_DS_MLA) {
+        out->kv_dtype_warning = vllm_dsv4_nvfp4;
+        return;
+    }
     if (d == GS_KV_FP8_DS_MLA)
         return; /* as asked */
     if (d == GS_KV_AUTO || d == GS_KV_FP8 || d == GS_KV_FP8_E5M2) {

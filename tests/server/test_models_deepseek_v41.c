@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "arch_fixture.h"
+#include "gs/capability.h"
 #include "gs/engine.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
@@ -126,11 +127,23 @@ static void test_deepseek_v41_cache(void **state)
         assert_int_equal(kv.bytes_per_token, 40 * 1024 + 3 * 512 + 1024);
         assert_int_equal(kv.indexer_token_bytes, 3 * 66 + 132);
         assert_int_equal(kv.window_layers, 40);
+        /* nvfp4_ds_mla: 528-byte window entries, 288-byte compressed ones */
+        assert_int_equal(gs_kv_layout_for(&a, GS_KV_NVFP4_DS_MLA, 2, t, 1, &kv, NULL), GS_OK);
+        assert_int_equal(kv.full_token_bytes, 3 * 144 + 288);
+        assert_int_equal(kv.bytes_per_token, 40 * 528 + 3 * 144 + 288);
     }
+    /* a model without DeepSeek-V4's compressed entries has no nvfp4_ds_mla cache */
+    const struct gs_arch v3 = fixture_deepseek_v3();
+    struct gs_kv_layout kv;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_kv_layout_for(&v3, GS_KV_NVFP4_DS_MLA, 2, 1, 1, &kv, &err), GS_ERR_INVALID);
+    assert_string_equal(err.items[0].pointer, "/inference/kv_cache_dtype");
 }
 
 /* vLLM's DeepSeek-V4.1 attention (_resolve_dsv4_kv_cache_dtype): auto and fp8 resolve to the
- * 584-byte fp8_ds_mla entry - 40 window entries and 3 x 584 / 2 + 584 compressed ones a token,
+ * layer's packed format - on a GPU that is not compute capability 10.x the 584-byte fp8_ds_mla
+ * entry - 40 window entries and 3 x 584 / 2 + 584 compressed ones a token,
  * 24,820 bytes - with the assumption saying why; a 16-bit cache is sized as asked (1,024-byte
  * rows: 43,520) with the warning that the packed layouts stop at startup. */
 static void test_deepseek_v41_vllm_cache_dtype(void **state)
@@ -164,6 +177,29 @@ static void test_deepseek_v41_vllm_cache_dtype(void **state)
         assert_int_equal(r.kv_dtype_detail != NULL, cases[i].assumed);
         assert_int_equal(r.kv_dtype_warning != NULL, cases[i].warned);
     }
+    /* nvfp4_ds_mla off compute capability 10.x: sized as asked, with the warning */
+    in.kv_dtype = GS_KV_NVFP4_DS_MLA;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.bytes_per_token, 21840);
+    assert_non_null(r.kv_dtype_warning);
+    /* compute capability 10.x from 0.31 (and the release not named): mega attention's
+     * nvfp4_ds_mla, 40 x 528 + 3 x 288 / 2 + 288 = 21,840; 0.30 keeps fp8_ds_mla here */
+    in.gpu.hw = GS_HW_BLACKWELL;
+    in.gpu.sm_major = 10;
+    const uint32_t versions[] = {0, 3100, 3000};
+    for (size_t i = 0; i < 3; i++) {
+        in.engine.version = versions[i];
+        in.kv_dtype = GS_KV_AUTO;
+        assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+        assert_int_equal(r.kv_dtype, i < 2 ? GS_KV_NVFP4_DS_MLA : GS_KV_FP8_DS_MLA);
+        assert_int_equal(r.kv.bytes_per_token, i < 2 ? 21840 : 24820);
+        assert_null(r.kv_dtype_warning);
+    }
+    /* RTX PRO 6000 (12.x): FlashInfer's SM120 class, fp8_ds_mla */
+    in.engine.version = 0;
+    in.gpu.sm_major = 12;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv_dtype, GS_KV_FP8_DS_MLA);
 }
 
 /* Where the tables live by default: pinned host memory in vLLM (EngramConfig.cpu_offload) and

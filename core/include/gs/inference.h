@@ -34,15 +34,18 @@ struct gs_sglang_release;
 #include <stdint.h>
 
 enum gs_kv_dtype {
-    GS_KV_AUTO,       /* the model's dtype */
+    GS_KV_AUTO, /* the model's dtype */
     GS_KV_BF16,
     GS_KV_FP16,
-    GS_KV_FP8,        /* fp8 (e4m3), per-tensor scale */
+    GS_KV_FP8, /* fp8 (e4m3), per-tensor scale */
     GS_KV_FP8_E5M2,
     GS_KV_INT8_PER_TOKEN_HEAD,
     GS_KV_FP8_PER_TOKEN_HEAD,
-    GS_KV_FP8_DS_MLA, /* DeepSeek's fp8 MLA cache: 656 bytes per layer per token */
-    GS_KV_INT8,       /* int8 with a per-tensor scale */
+    GS_KV_FP8_DS_MLA,   /* DeepSeek's fp8 MLA cache: 656 bytes per layer per token */
+    GS_KV_INT8,         /* int8 with a per-tensor scale */
+    GS_KV_NVFP4_DS_MLA, /* DeepSeek-V4.1 in vLLM on compute capability 10.x: the window's entries
+                           the 528-byte MXFP8 record (512 e4m3 + 16 e8m0 scales), the compressed
+                           ones 288 bytes (512 e2m1 values + 32 e4m3 scales) */
     GS_KV_COUNT
 };
 
