@@ -945,6 +945,18 @@ static const char dsv4_dtype[] =
     "DeepSeek-V4's cache in SGLang's one CUDA layout (auto is fp8_e4m3; bfloat16 changes the NPU "
     "pool alone): 448 fp8 values, the 64 rotary values in bf16 and 8 scale bytes, 584 bytes a "
     "token and layer, the layout gpusizer names fp8_ds_mla";
+static const char dsv41_dtype[] =
+    "DeepSeek-V4.1's cache in SGLang's default layout (SGLANG_DSV4_KV_LAYOUT v4, every GPU): "
+    "DeepSeek-V4's 584-byte entry - 448 fp8 values, the 64 rotary values in bf16, 8 scale bytes "
+    "- the layout gpusizer names fp8_ds_mla, in the window and the KV sources' compressed cache";
+static const char dsv41_pools[] =
+    "SGLang keeps DeepSeek-V4.1 in DeepSeek-V4's pools (mem_cache/deepseek_v4_memory_pool.py "
+    "DeepSeekV4TokenToKVPool: every layer's window entries in a pool sized at 10% of the full "
+    "tokens or from --max-running-requests, the four KV sources' compressed entries with "
+    "68-byte fp4 indexer keys, a ratio-2 pair state per request; "
+    "model_executor/pool_configurator.py DSV4PoolConfigurator), which gpusizer does not size "
+    "for V4.1 yet: its cache here is one pool of 584-byte entries, the window of each running "
+    "request and the compressed entries of its whole context, with fp8 indexer keys (132 bytes)";
 static const char dsv4_dtype_source[] =
     "SGLang arg_groups/deepseek_v4_hook.py apply_deepseek_v4_defaults (from 0.5.15 "
     "arg_groups/overrides.py _deepseek_v4_kv_cache_dtype); mem_cache/deepseek_v4_memory_pool.py "
@@ -1009,6 +1021,16 @@ static void sglang_defaults(const struct gs_inference_input *in, struct gs_infer
             out->kv_dtype_detail =
                 out->kv_dtype == GS_KV_FP8_DS_MLA ? dsa_fp8_scaled : dsa_fp8_plain;
             out->kv_dtype_source = dsa_dtype_source;
+        }
+    }
+    if (gs_arch_is_deepseek_v41(in->arch)) {
+        out->pool_not_modeled = dsv41_pools;
+        if (in->kv_dtype == GS_KV_AUTO || in->kv_dtype == GS_KV_FP8 || in->kv_dtype == GS_KV_BF16) {
+            out->kv_dtype = GS_KV_FP8_DS_MLA;
+            out->kv_dtype_detail = dsv41_dtype;
+            out->kv_dtype_source = "SGLang python/sglang/srt/environ.py SGLANG_DSV4_KV_LAYOUT "
+                                   "(default \"v4\"); kernels/ops/attention/dsv4/kv_layout.py "
+                                   "KVLayout.V4";
         }
     }
     if (dsv4) {
@@ -2346,6 +2368,8 @@ static void sglang_notes(const struct gs_engine_config *c, const struct gs_infer
         n->warn(n->ctx, "engine_release_not_modeled",
                 "SGLang releases before 0.4.0 are sized with the 0.4.0 rules (mem_fraction_static "
                 "by tensor-parallel size), which gpusizer has not checked against them");
+    if (r->pool_not_modeled && n->warn)
+        n->warn(n->ctx, "kv_pool_not_modeled", r->pool_not_modeled);
     sglang_reserve_notes(c, r, n);
     if (r->sglang_fraction_forced && n->assume_value)
         n->assume_value(n->ctx, "mem_fraction_static_permille", r->budget.fraction_permille,

@@ -202,6 +202,33 @@ static void test_deepseek_v41_vllm_cache_dtype(void **state)
     assert_int_equal(r.kv_dtype, GS_KV_FP8_DS_MLA);
 }
 
+/* SGLang (0.5.21 on) keeps DeepSeek-V4.1 in DeepSeek-V4's pools and their 584-byte entries
+ * (SGLANG_DSV4_KV_LAYOUT "v4" by default): the entry is sized so, the pools' structure is not,
+ * and the answer says so (kv_pool_not_modeled). */
+static void test_deepseek_v41_sglang(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &a;
+    in.batch_size = 1;
+    in.context_length = 4096;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 2;
+    in.engine.engine = GS_ENGINE_SGLANG;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv_dtype, GS_KV_FP8_DS_MLA);
+    assert_int_equal(r.kv.bytes_per_token, 24820);
+    assert_non_null(r.pool_not_modeled);
+    /* DeepSeek-V4 is sized in its pools: no such warning */
+    const struct gs_arch v4 = fixture_arch_file("deepseek_v4/deepseek-ai__DeepSeek-V4-Flash.json");
+    in.arch = &v4;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_null(r.pool_not_modeled);
+}
+
 /* Where the tables live by default: pinned host memory in vLLM (EngramConfig.cpu_offload) and
  * TensorRT-LLM (DeepseekV41Engram), the GPU in SGLang (EngramEmbedding); a request's choice
  * wins. */
@@ -270,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v41_layers),
         cmocka_unit_test(test_deepseek_v41_cache),
         cmocka_unit_test(test_deepseek_v41_vllm_cache_dtype),
+        cmocka_unit_test(test_deepseek_v41_sglang),
         cmocka_unit_test(test_deepseek_v41_engram_placement),
         cmocka_unit_test(test_deepseek_v41_engram_estimate),
         cmocka_unit_test(test_deepseek_v41_no_training),

@@ -430,6 +430,8 @@ struct gs_inference_result {
                                      kv_cache_dtype for this model in some releases or with its
                                      default attention backend, which and why (the warning
                                      kv_cache_dtype_may_not_start); NULL otherwise */
+    const char *pool_not_modeled; /* why the engine's pools for this model are not sized as it
+                                     keeps them (the warning kv_pool_not_modeled), or NULL */
     const char *seqs_cap;         /* where max_num_seqs bounds the sequences the engine runs at
                                      once whatever the cache holds, what it is (the warning
                                      batch_exceeds_max_num_seqs); NULL where it does not */
