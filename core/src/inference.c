@@ -330,7 +330,14 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
             if (topk)
                 out->topk_token_bytes = gs_add(out->topk_token_bytes, compressed, ovf);
         }
-        if (b->mixer == GS_MIXER_MLA && b->attn.index_heads)
+        /* DeepSeek-V4.1: what a reading layer selects from its source's cache each step */
+        if (compressed_mla(b) && b->attn.read_ratio > 0 && b->attn.read_ratio < 3) {
+            uint64_t *r = &out->read_entry_bytes[b->attn.read_ratio];
+            *r = gs_add(*r, gs_mul(compressed_entry_bytes(dtype, one), n, ovf), ovf);
+            if (b->attn.read_topk > out->read_topk)
+                out->read_topk = b->attn.read_topk;
+        }
+        if (b->mixer == GS_MIXER_MLA && b->attn.index_heads && !b->attn.index_keys_shared)
             out->indexer_token_bytes = gs_add(
                 out->indexer_token_bytes,
                 gs_div_ceil(gs_mul(indexer_bytes(&b->attn), n, ovf), ratio ? ratio : 1), ovf);

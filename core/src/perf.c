@@ -133,8 +133,10 @@ static double attention_flops(const struct gs_arch *a, double context, bool spar
         double span = context;
         if (b->attn.span != GS_SPAN_FULL && b->attn.window > 0 && (double)b->attn.window < span)
             span = (double)b->attn.window;
-        const double ratio = (double)b->attn.compress_ratio;
-        const double topk = (double)b->attn.index_topk;
+        /* DeepSeek-V4.1's reading layers: the source's entries, its top-k selection */
+        const bool reads = b->attn.compress_ratio == 0 && b->attn.read_ratio > 0;
+        const double ratio = (double)(reads ? b->attn.read_ratio : b->attn.compress_ratio);
+        const double topk = (double)(reads ? b->attn.read_topk : b->attn.index_topk);
         double keys = 0; /* what the indexer scores */
         if (sparse && b->mixer == GS_MIXER_MLA && ratio > 0) {
             keys = context / ratio; /* DeepSeek-V4's compressed entries, beside the window */
@@ -143,6 +145,8 @@ static double attention_flops(const struct gs_arch *a, double context, bool spar
             keys = context;
             span = topk < context ? topk : context;
         }
+        if (b->attn.index_candidates && (double)b->attn.index_candidates < keys)
+            keys = (double)b->attn.index_candidates;
         flops += 4.0 * (double)counts[k] * (double)b->attn.heads * (double)b->attn.head_dim * span;
         if (b->attn.index_heads)
             flops += 2.0 * (double)counts[k] * (double)b->attn.index_heads *
@@ -171,6 +175,12 @@ static double cache_read_bytes(const struct gs_decode_input *in, double context)
     for (size_t i = 0; i < kv->window_count; i++) {
         const double w = (double)kv->windows[i].window;
         bytes += (w < context ? w : context) * (double)kv->windows[i].token_bytes;
+    }
+    /* DeepSeek-V4.1's layers that read a KV source's cache: read_topk of its entries each */
+    for (uint64_t r = 1; r < 3; r++) {
+        const double entries = context / (double)r;
+        const double read = (double)kv->read_topk < entries ? (double)kv->read_topk : entries;
+        bytes += read * (double)kv->read_entry_bytes[r];
     }
     return bytes + (double)kv->state_bytes_per_sequence;
 }

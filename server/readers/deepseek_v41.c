@@ -25,9 +25,13 @@ struct v41_shape {
 /* What one decoder layer holds: the compressed cache it writes (a KV source: 1 or 2 tokens an
  * entry), whether it runs an indexer and owns its keys, and an Engram table. */
 struct v41_layer {
-    uint64_t ratio;       /* 0: reads an earlier source's compressed cache, writes none */
+    uint64_t ratio;       /* 0: writes no compressed cache */
+    uint64_t read;        /* not a KV source: the ratio of the source's cache it reads (its
+                             compress_ratios entry; 0: the window alone) */
     uint8_t indexer;      /* 0 none, 1 queries over a source's keys, 2 owns the keys too */
     uint64_t engram_rows; /* 0: no Engram */
+    uint64_t candidates;  /* an indexer after candidate_source_layer_id: the positions it scores
+                             (0: every key) */
 };
 
 static bool v41_read_shape(struct model_reader *r, struct gs_arch *a, struct decoder_plan *plan,
@@ -125,6 +129,9 @@ static bool v41_read_layers(struct model_reader *r, uint64_t layers, struct v41_
         }
         role[ids[i]].ratio = ratio;
     }
+    for (uint64_t l = 0; l < layers; l++)
+        if (role[l].ratio == 0)
+            role[l].read = (uint64_t)json_integer_value(json_array_get(ratios, l));
     const uint64_t first_source = k ? ids[0] : layers;
     k = v41_layer_ids(r, "index_source_layer_ids", layers, true, ids, GS_LAYERS_MAX);
     for (size_t i = 0; i < k; i++) {
@@ -136,6 +143,17 @@ static bool v41_read_layers(struct model_reader *r, uint64_t layers, struct v41_
         }
         role[ids[i]].indexer = role[ids[i]].ratio ? 2 : 1;
     }
+    /* inference/model.py Indexer: from candidate_source_layer_id on, the layers score only the
+     * candidate_topk_blocks blocks of candidate_block_size positions that layer picked */
+    const json_t *at = rd_get(r, "candidate_source_layer_id");
+    const uint64_t blocks = rd_dim(r, NAMES("candidate_topk_blocks"), false, 0);
+    const uint64_t size = rd_dim(r, NAMES("candidate_block_size"), false, 0);
+    if (!r->ok)
+        return false;
+    const json_int_t from = json_is_integer(at) ? json_integer_value(at) : -1;
+    for (size_t i = 0; i < k && from >= 0 && blocks && size; i++)
+        if (ids[i] > (uint64_t)from)
+            role[ids[i]].candidates = blocks * size;
     k = v41_layer_ids(r, "engram_layer_ids", layers, false, ids, V41_TABLES_MAX);
     const json_t *rows = NULL;
     const size_t m = rd_array(r, "engram_num_embeddings", &rows);
@@ -172,6 +190,20 @@ static void v41_attention(struct gs_arch *a, size_t b, const struct v41_shape *s
                                                      "attn.wkv",  "attn.kv_norm",  "attn.wo_a",
                                                      "attn.wo_b", "attn.attn_sink"};
     latent_window_build(a, b, &s->w, role->ratio, role->indexer == 2, &names, GS_MOD_FP32);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL)
+        return;
+    /* a layer that reads a source's compressed cache attends index_topk of its entries (the
+     * shared top-k: SharedAttentionRuntime), and an indexer of its own scores the source's keys
+     * (Indexer without wk: owns_k false) */
+    blk->attn.read_ratio = role->read;
+    blk->attn.index_candidates = role->candidates;
+    blk->attn.read_topk = role->read ? s->w.index_topk : 0;
+    if (role->indexer == 1) {
+        blk->attn.index_heads = s->w.index_heads;
+        blk->attn.index_head_dim = s->w.index_head_dim;
+        blk->attn.index_keys_shared = true;
+    }
 }
 
 /* A KV source's Compressor (bf16 in the checkpoint, no position bias: CSA2 dropped it): wkv
@@ -272,7 +304,7 @@ static void v41_dspark(struct model_reader *r, struct gs_arch *a, const struct v
     const uint64_t markov = rd_dim(r, NAMES("dspark_markov_rank"), false, 0);
     if (layers == 0 || !r->ok)
         return;
-    const struct v41_layer window = {0, 0, 0};
+    const struct v41_layer window = {0, 0, 0, 0, 0};
     /* the first layer, those between (one block), the last */
     const uint64_t towers[3] = {1, layers > 2 ? layers - 2 : 0, layers > 1 ? 1 : 0};
     for (int t = 0; t < 3; t++) {

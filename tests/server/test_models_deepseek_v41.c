@@ -18,8 +18,10 @@
 #include "gs/engine.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
+#include "gs/perf.h"
 #include "gs/weights.h"
 
+#include <math.h>
 #include <string.h>
 
 #define FLASH "deepseek_v41/deepseek-ai__DeepSeek-V4.1-Flash.json"
@@ -89,24 +91,28 @@ static void test_deepseek_v41_layers(void **state)
     (void)state;
     const struct gs_arch a = fixture_arch_file(FLASH);
     assert_int_equal(a.num_hidden_layers, 40);
-    uint64_t at[3] = {0, 0, 0}, owners = 0, engram = 0;
+    uint64_t at[3] = {0, 0, 0}, owners = 0, indexers = 0, engram = 0;
     for (uint64_t l = 0; l < a.num_hidden_layers; l++) {
         const struct gs_block *b = &a.blocks[a.layer_block[l]];
         assert_int_equal(b->mixer, GS_MIXER_MLA);
         assert_int_equal(b->attn.window, 128);
         assert_true(b->attn.compress_ratio <= 2);
         at[b->attn.compress_ratio]++;
-        owners += b->attn.index_heads != 0;
+        owners += b->attn.index_heads != 0 && !b->attn.index_keys_shared;
+        indexers += b->attn.index_heads != 0;
         for (size_t i = 0; i < b->module_count; i++)
             engram += strcmp(b->modules[i].name, "engram.wkv") == 0;
         const bool source = l == 2 || l == 8 || l == 14 || l == 20;
         assert_int_equal(b->attn.compress_ratio, source ? (l == 20 ? 1 : 2) : 0);
-        assert_int_equal(b->attn.index_heads != 0, source);
+        assert_int_equal(b->attn.index_heads != 0 && !b->attn.index_keys_shared, source);
+        /* a layer that is not a source reads the cache its compress_ratios entry names */
+        assert_int_equal(b->attn.read_ratio, source || l < 2 ? 0 : (l < 20 ? 2 : 1));
     }
     assert_int_equal(at[0], 36);
     assert_int_equal(at[2], 3);
     assert_int_equal(at[1], 1);
     assert_int_equal(owners, 4);
+    assert_int_equal(indexers, 8);
     assert_int_equal(engram, 2);
     assert_int_equal(gs_weights_mtp_layers(&a), 3);
 }
@@ -229,6 +235,51 @@ static void test_deepseek_v41_sglang(void **state)
     assert_null(r.pool_not_modeled);
 }
 
+/* Throughput (perf.c): a layer that reads a KV source's cache without holding it attends its
+ * window and index_topk 512 of the source's entries, and an index source after layer 20 scores
+ * only the 2,048 x 8 candidate positions. At a 131,072-token context in fp8_ds_mla (584 bytes)
+ * a decode step of one sequence reads 40 x 128 windows, the 1,024 tokens the sources' top-k
+ * spans (1,460 bytes a token over the four), every indexer key (330 a token), and 512 entries
+ * of each of the 15 layers reading a ratio-2 cache and the 19 reading layer 20's: 57,905,152
+ * bytes. Prefill FLOPs a token (4 x 64 heads x 512 a attended entry, 2 x 32 x 128 a scored
+ * key): layers 0-1 128 entries; the ratio-2 sources 640 and 65,536 keys; layer 20 640 and
+ * 131,072 keys; 30 reading layers 640; layers 24, 28, 32, 36 640 and 16,384 keys -
+ * 6,442,450,944. */
+static void test_deepseek_v41_throughput(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    struct gs_kv_layout kv;
+    assert_int_equal(gs_kv_layout_for(&a, GS_KV_FP8_DS_MLA, 2, 1, 1, &kv, NULL), GS_OK);
+    assert_int_equal(kv.read_entry_bytes[2], 15 * 584);
+    assert_int_equal(kv.read_entry_bytes[1], 19 * 584);
+    assert_int_equal(kv.read_topk, 512);
+    assert_int_equal(kv.topk_token_bytes, 1460);
+    struct gs_perf_gpu gpu = {3350, 989, 989, 900, 5};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    eff.decode_bandwidth_permille = 1000;
+    eff.decode_compute_permille = 1000;
+    eff.prefill_permille = 1000;
+    eff.stack_compute_permille = 1000;
+    struct gs_decode_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &a;
+    in.tensor = in.pipeline = in.batch = 1;
+    in.prompt_tokens = 131072;
+    in.kv = &kv;
+    struct gs_decode_result r;
+    assert_true(gs_perf_decode(&in, &gpu, &eff, &r));
+    const double read = 57905152.0;
+    if (fabs(r.memory_seconds - read / 3350e9) > 1e-9 * read / 3350e9)
+        fail_msg("memory_seconds %.9g, want %.9g", r.memory_seconds, read / 3350e9);
+    const double peak = gs_perf_peak_flops(&gpu, GS_REGIME_BF16_MIXED);
+    const double want = 6442450944.0 / 2 * 131072 / peak;
+    const double got = gs_perf_prefill_seconds(&in, &gpu, &eff);
+    if (fabs(got - want) > 1e-9 * want)
+        fail_msg("prefill %.9g s, want %.9g", got, want);
+}
+
 /* Where the tables live by default: pinned host memory in vLLM (EngramConfig.cpu_offload) and
  * TensorRT-LLM (DeepseekV41Engram), the GPU in SGLang (EngramEmbedding); a request's choice
  * wins. */
@@ -298,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v41_cache),
         cmocka_unit_test(test_deepseek_v41_vllm_cache_dtype),
         cmocka_unit_test(test_deepseek_v41_sglang),
+        cmocka_unit_test(test_deepseek_v41_throughput),
         cmocka_unit_test(test_deepseek_v41_engram_placement),
         cmocka_unit_test(test_deepseek_v41_engram_estimate),
         cmocka_unit_test(test_deepseek_v41_no_training),

@@ -222,6 +222,16 @@ struct gs_attention {
      * layer caches one compressed entry per `compress_ratio` tokens over the whole context,
      * and its indexer (index_heads) one key per compressed entry; 0 = the window only */
     uint64_t compress_ratio;
+    /* DeepSeek-V4.1: a layer that reads an earlier KV source's compressed cache (one entry per
+     * read_ratio tokens, compress_ratios[l]) without writing one, attending index_topk of its
+     * entries (read_topk) beside its window; 0 = none. Such a layer holds no compressed entries,
+     * and an indexer on it (index_keys_shared) scores the source's keys without keeping any */
+    uint64_t read_ratio, read_topk;
+    bool index_keys_shared;
+    uint64_t index_candidates; /* the keys the layer's indexer scores at most: DeepSeek-V4.1's
+                                  indexers after candidate_source_layer_id score within the
+                                  candidate_topk_blocks x candidate_block_size positions that
+                                  layer selected; 0 = every key */
 };
 
 /* A fixed-size state per sequence (vLLM's MambaSpec): a causal-convolution

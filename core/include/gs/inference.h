@@ -88,6 +88,11 @@ struct gs_kv_layout {
                                      selection (DeepSeek sparse attention: index_topk entries,
                                      each compress_ratio tokens on DeepSeek-V4) */
     uint64_t topk_tokens;         /* ... the tokens that selection spans (the largest such) */
+    /* DeepSeek-V4.1's layers that read a KV source's compressed cache without holding it
+     * (gs_attention.read_ratio): the bytes of one entry over those layers, by the ratio they
+     * read (1 or 2), and the entries each selects */
+    uint64_t read_entry_bytes[3];
+    uint64_t read_topk;
     uint64_t recurrent_layers;    /* Mamba / linear-attention layers on this GPU */
     uint64_t state_bytes_per_sequence; /* their fixed state, per sequence */
     uint64_t conv_row_bytes;     /* one more row of every such layer's convolution window (vLLM
