@@ -86,8 +86,6 @@ static bool has_compressed_mla(const struct gs_arch *a)
     return false;
 }
 
-/* Bytes one token adds to one layer of this block on one GPU (0 for
- * recurrent and encoder-only layers). */
 /* A compressed entry of nvfp4_ds_mla (vLLM flash_mla_mega_attn.py: "288 V4.1 NVFP4"): 512
  * e2m1 values two a byte and an e4m3 scale a 16 (`one` bytes a window entry otherwise). */
 static uint64_t compressed_entry_bytes(enum gs_kv_dtype dtype, uint64_t one)
@@ -95,6 +93,8 @@ static uint64_t compressed_entry_bytes(enum gs_kv_dtype dtype, uint64_t one)
     return dtype == GS_KV_NVFP4_DS_MLA ? 288 : one;
 }
 
+/* Bytes one token adds to one layer of this block on one GPU (0 for
+ * recurrent and encoder-only layers). */
 static uint64_t attention_token_bytes(const struct gs_block *b, enum gs_kv_dtype dtype,
                                       uint64_t e, uint64_t t, bool *ovf)
 {
@@ -106,7 +106,7 @@ static uint64_t attention_token_bytes(const struct gs_block *b, enum gs_kv_dtype
         return compressed_mla(b) ? 584 : 656;
     /* vllm/models/deepseek_v41/attention.py swa_bytes_per_token: 528 with the V4.1 MXFP8
      * record (512 fp8 values, rope included, and 16 e8m0 scales), which nvfp4_ds_mla keeps for
-     * the window (its compressed entries: nvfp4_compressed_bytes) */
+     * the window (its compressed entries: compressed_entry_bytes) */
     if (b->mixer == GS_MIXER_MLA && dtype == GS_KV_NVFP4_DS_MLA)
         return 528;
     if (b->mixer == GS_MIXER_MLA)
