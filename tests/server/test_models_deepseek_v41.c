@@ -26,6 +26,20 @@
 
 #define FLASH "deepseek_v41/deepseek-ai__DeepSeek-V4.1-Flash.json"
 
+/* One 4,096-token sequence of `a` on one GPU of `engine`. */
+static struct gs_inference_input one_sequence(const struct gs_arch *a, enum gs_engine engine)
+{
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = a;
+    in.batch_size = 1;
+    in.context_length = 4096;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 2;
+    in.engine.engine = engine;
+    return in;
+}
+
 /* README "Exact count": 551,880,835,184 backbone + 196,613,849,600 Engram table values +
  * 485,268,480 vision = 748,979,953,264; the DSpark layers 14,225,362,530 (with them the Hub's
  * 763,205,315,794). Active: the total less 40 x 378 idle experts of 35,389,440, the token
@@ -156,14 +170,7 @@ static void test_deepseek_v41_vllm_cache_dtype(void **state)
 {
     (void)state;
     const struct gs_arch a = fixture_arch_file(FLASH);
-    struct gs_inference_input in;
-    memset(&in, 0, sizeof(in));
-    in.arch = &a;
-    in.batch_size = 1;
-    in.context_length = 4096;
-    in.tensor = in.pipeline = 1;
-    in.model_bytes = 2;
-    in.engine.engine = GS_ENGINE_VLLM;
+    struct gs_inference_input in = one_sequence(&a, GS_ENGINE_VLLM);
     struct gs_inference_result r;
     const struct {
         enum gs_kv_dtype asked, held;
@@ -215,14 +222,7 @@ static void test_deepseek_v41_sglang(void **state)
 {
     (void)state;
     const struct gs_arch a = fixture_arch_file(FLASH);
-    struct gs_inference_input in;
-    memset(&in, 0, sizeof(in));
-    in.arch = &a;
-    in.batch_size = 1;
-    in.context_length = 4096;
-    in.tensor = in.pipeline = 1;
-    in.model_bytes = 2;
-    in.engine.engine = GS_ENGINE_SGLANG;
+    struct gs_inference_input in = one_sequence(&a, GS_ENGINE_SGLANG);
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.kv_dtype, GS_KV_FP8_DS_MLA);
