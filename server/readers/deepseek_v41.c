@@ -14,6 +14,7 @@
 #include <string.h>
 
 #define V41_TABLES_MAX 4 /* Engram layers a config may name */
+#define V41_BUCKETS    24 /* an Engram table is described as this many equal buckets and the rest */
 
 struct v41_shape {
     struct latent_window w; /* the attention's dimensions */
@@ -168,10 +169,10 @@ static bool v41_read_layers(struct model_reader *r, uint64_t layers, struct v41_
         const json_t *v = json_array_get(rows, i);
         const json_int_t count = json_is_integer(v) ? json_integer_value(v) : -1;
         /* a table's rows as 24 buckets within the description's dimension bound */
-        if (count < 1 || (uint64_t)count > 64 * GS_ARCH_DIM_MAX) {
+        if (count < 1 || (uint64_t)count > V41_BUCKETS * GS_ARCH_DIM_MAX) {
             rd_fail(r, "engram_num_embeddings", GS_ERR_INVALID,
                     "entry %zu must be a row count from 1 to %llu", i,
-                    (unsigned long long)(64 * GS_ARCH_DIM_MAX));
+                    (unsigned long long)(V41_BUCKETS * GS_ARCH_DIM_MAX));
             return false;
         }
         role[ids[i]].engram_rows = (uint64_t)count;
@@ -246,7 +247,7 @@ static void v41_engram(struct gs_arch *a, size_t b, const struct v41_shape *s, u
 {
     if (rows == 0)
         return;
-    const uint64_t read = s->engram_orders * s->engram_heads, buckets = 24;
+    const uint64_t read = s->engram_orders * s->engram_heads, buckets = V41_BUCKETS;
     const unsigned table = GS_MOD_LOOKUP | GS_MOD_FP8_ROWS | GS_MOD_HOST_TABLE;
     gs_block_module(a, b, "engram.embed", GS_MODULE_EMBEDDING, GS_SPLIT_COLUMN, GS_PART_EMBEDDING,
                     table, rows / buckets, s->engram_dim, buckets);

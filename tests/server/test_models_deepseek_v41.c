@@ -338,6 +338,22 @@ static void test_deepseek_v41_reader_errors(void **state)
     /* no text_config */
     fixture_assert_reader_error("{\"model_type\":\"deepseek_v41\",\"hidden_size\":64}",
                                 "/text_config");
+    /* a small model: layer 1 a KV source at ratio 1, an Engram table on layer 0 */
+#define SMALL_V41(rows, sources)                                                                   \
+    "{\"model_type\":\"deepseek_v41\",\"text_config\":{\"hidden_size\":256,"                       \
+    "\"vocab_size\":1000,\"num_hidden_layers\":2,\"num_attention_heads\":8,\"head_dim\":64,"       \
+    "\"q_lora_rank\":64,\"o_groups\":2,\"o_lora_rank\":32,\"index_n_heads\":4,"                    \
+    "\"index_head_dim\":32,\"qk_rope_head_dim\":16,\"n_routed_experts\":4,"                        \
+    "\"num_experts_per_tok\":2,\"moe_intermediate_size\":64,\"compress_ratios\":[0,1],"            \
+    "\"kv_source_layer_ids\":" sources ",\"index_source_layer_ids\":[1],"                          \
+    "\"engram_layer_ids\":[0],\"engram_num_embeddings\":[" rows "]}}"
+    const struct gs_arch small = fixture_arch(SMALL_V41("48", "[1]"));
+    assert_int_equal(small.num_hidden_layers, 2);
+    /* a table past 24 x 16,777,216 rows; a KV source whose compress_ratios entry is 0 */
+    fixture_assert_reader_error(SMALL_V41("1000000000", "[1]"),
+                                "/text_config/engram_num_embeddings");
+    fixture_assert_reader_error(SMALL_V41("48", "[0]"), "/text_config/kv_source_layer_ids");
+#undef SMALL_V41
 }
 
 int main(void)
