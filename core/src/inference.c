@@ -331,7 +331,7 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
                 out->topk_token_bytes = gs_add(out->topk_token_bytes, compressed, ovf);
         }
         /* DeepSeek-V4.1: what a reading layer selects from its source's cache each step */
-        if (compressed_mla(b) && b->attn.read_ratio > 0 && b->attn.read_ratio < 3) {
+        if (compressed_mla(b) && b->attn.read_ratio > 0 && b->attn.read_ratio < GS_KV_READ_RATIOS) {
             uint64_t *r = &out->read_entry_bytes[b->attn.read_ratio];
             *r = gs_add(*r, gs_mul(compressed_entry_bytes(dtype, one), n, ovf), ovf);
             if (b->attn.read_topk > out->read_topk)

@@ -177,7 +177,7 @@ static double cache_read_bytes(const struct gs_decode_input *in, double context)
         bytes += (w < context ? w : context) * (double)kv->windows[i].token_bytes;
     }
     /* DeepSeek-V4.1's layers that read a KV source's cache: read_topk of its entries each */
-    for (uint64_t r = 1; r < 3; r++) {
+    for (uint64_t r = 1; r < GS_KV_READ_RATIOS; r++) {
         const double entries = context / (double)r;
         const double read = (double)kv->read_topk < entries ? (double)kv->read_topk : entries;
         bytes += read * (double)kv->read_entry_bytes[r];

@@ -33,6 +33,11 @@ struct gs_sglang_release;
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The compress ratios a DeepSeek-V4.1 layer reads a KV source's cache at, plus one: 1 and 2
+ * (compress_ratios entries 0, 1 or 2 - its reader, server/readers/deepseek_v41.c, refuses
+ * others as inference/model.py's Attention does). */
+#define GS_KV_READ_RATIOS 3
+
 enum gs_kv_dtype {
     GS_KV_AUTO, /* the model's dtype */
     GS_KV_BF16,
@@ -91,7 +96,7 @@ struct gs_kv_layout {
     /* DeepSeek-V4.1's layers that read a KV source's compressed cache without holding it
      * (gs_attention.read_ratio): the bytes of one entry over those layers, by the ratio they
      * read (1 or 2), and the entries each selects */
-    uint64_t read_entry_bytes[3];
+    uint64_t read_entry_bytes[GS_KV_READ_RATIOS];
     uint64_t read_topk;
     uint64_t recurrent_layers;    /* Mamba / linear-attention layers on this GPU */
     uint64_t state_bytes_per_sequence; /* their fixed state, per sequence */
