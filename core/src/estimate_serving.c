@@ -157,6 +157,16 @@ static bool checkpoint_applies(const struct gs_model_spec *m, const struct gs_wo
            w->format_experts_only == experts_only_stored;
 }
 
+/* The checkpoint's bytes the target model loads: its MTP layers' tensors are skipped (vLLM
+ * deepseek_v2.py load_weights: "skip spec decode layers for main model"; transformers
+ * DeepseekV3PreTrainedModel._keys_to_ignore_on_load_unexpected), and the config's count leaves
+ * them out too (gs_param_count.mtp). */
+static uint64_t served_checkpoint_bytes(const struct gs_model_spec *m)
+{
+    const struct gs_checkpoint_bytes *ck = &m->stored;
+    return ck->mtp_bytes < ck->tensor_bytes ? ck->tensor_bytes - ck->mtp_bytes : ck->tensor_bytes;
+}
+
 /* A layout's share of the checkpoint's bytes, by the config-derived split:
  * config_gpu of config_total becomes the same share of the tensors. */
 static uint64_t scale_to_checkpoint(uint64_t config_gpu, uint64_t config_total,
@@ -238,7 +248,7 @@ static enum gs_status inference_weights(const struct gs_model_spec *m, const str
             gs_weights_bytes_memo(&m->arch, &r, scope->weights_memo, out, NULL, err);
         if (st == GS_OK && checkpoint_applies(m, w, f))
             *out = scale_to_checkpoint(*out, config_total_bytes(m, w, scope, f),
-                                       m->stored.tensor_bytes);
+                                       served_checkpoint_bytes(m));
         return st;
     }
     if (checkpoint_applies(m, w, f)) {
@@ -258,12 +268,22 @@ static void note_checkpoint(const struct gs_model_spec *m, const struct gs_workl
     if (!checkpoint_applies(m, w, f))
         return;
     e->weights_from_checkpoint = true;
-    e->checkpoint_bytes = m->stored.tensor_bytes;
-    assume_value(e, "weights_from_checkpoint", m->stored.tensor_bytes,
+    e->checkpoint_bytes = served_checkpoint_bytes(m);
+    e->checkpoint_mtp_bytes = m->stored.tensor_bytes - e->checkpoint_bytes;
+    assume_value(e, "weights_from_checkpoint", e->checkpoint_bytes,
                  "the weights are the checkpoint's own tensors as stored (scales, zero points "
                  "and group indices included), split over the layout as the architecture splits "
                  "them",
                  "the checkpoint's safetensors or GGUF headers (dtype and shape of every tensor)");
+    if (e->checkpoint_mtp_bytes > 0)
+        assume_value(e, "checkpoint_mtp_bytes", e->checkpoint_mtp_bytes,
+                     "the checkpoint's multi-token-prediction layers are left out of the "
+                     "weights: the served model does not load them (a speculative mtp draft is "
+                     "sized on its own)",
+                     "vLLM deepseek_v2.py / glm4_moe.py get_spec_layer_idx_from_weight_name and "
+                     "load_weights (\"skip spec decode layers for main model\"), mimo.py "
+                     "load_weights (mtp_layers); transformers DeepseekV3PreTrainedModel."
+                     "_keys_to_ignore_on_load_unexpected");
     if (!m->has_arch)
         return;
     e->config_bytes = config_total_bytes(m, w, scope, f);
@@ -929,7 +949,7 @@ static enum gs_status least_roomy_worker(const struct gs_model_spec *m, const st
     for (uint64_t s = 0; s < p; s++) {
         uint64_t weights = stage_weights[s];
         if (checkpoint_applies(m, w, f)) /* the stage's share of the checkpoint's own bytes */
-            weights = scale_to_checkpoint(weights, config_total, m->stored.tensor_bytes);
+            weights = scale_to_checkpoint(weights, config_total, served_checkpoint_bytes(m));
         struct gs_inference_input in;
         struct gs_inference_result res;
         serving_input(m, w, scope, weights, t, p, w->serving.kv_dtype, w->serving.context_length,

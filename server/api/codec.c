@@ -834,12 +834,14 @@ static void write_warnings(struct json_writer *w, const struct estimate_request 
     for (size_t i = 0; i < est->warning_count; i++)
         codec_write_warning(w, est->warnings[i].code, est->warnings[i].detail);
     if (est->checkpoint_mismatch) {
-        char detail[320];
+        char detail[400];
         snprintf(detail, sizeof(detail),
-                 "the checkpoint's tensors hold %llu bytes but the config gives %llu for this "
+                 "the checkpoint's tensors hold %llu bytes%s but the config gives %llu for this "
                  "format: the weights are sized from the checkpoint; check the config (a tower or "
                  "head it does not describe, or a different quantization)",
-                 (unsigned long long)est->checkpoint_bytes, (unsigned long long)est->config_bytes);
+                 (unsigned long long)est->checkpoint_bytes,
+                 est->checkpoint_mtp_bytes > 0 ? " (its MTP layers left out)" : "",
+                 (unsigned long long)est->config_bytes);
         codec_write_warning(w, "checkpoint_mismatch", detail);
     }
     if (fit != NULL && fit->usable_is_marketed)

@@ -426,16 +426,17 @@ static json_t *summary_json(const struct checkpoint_summary *s)
                                 json_integer((json_int_t)s->bytes_by_dtype[d]));
     for (uint64_t i = 0; layers != NULL && i < s->layers && i < CHECKPOINT_LAYERS_MAX; i++)
         json_array_append_new(layers, json_integer((json_int_t)s->layer_bytes[i]));
-    return json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:o, s:I}", "format",
+    return json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:o, s:I, s:I}",
+                     "format",
                      s->format_known ? json_string(gs_weight_format_name(s->format)) : json_null(),
                      "group_size", (json_int_t)s->group_size, "gguf_file_type",
                      s->gguf_file_type[0] ? json_string(s->gguf_file_type) : json_null(), "files",
                      (json_int_t)s->files, "tensors", (json_int_t)s->tensors, "parameters",
                      (json_int_t)s->parameters, "tensor_bytes", (json_int_t)s->tensor_bytes,
-                     "quantization_bytes", (json_int_t)s->quantization_bytes, "bytes_by_dtype",
-                     by, "matrix_bytes", (json_int_t)s->matrix_bytes, "vector_bytes",
+                     "quantization_bytes", (json_int_t)s->quantization_bytes, "bytes_by_dtype", by,
+                     "matrix_bytes", (json_int_t)s->matrix_bytes, "vector_bytes",
                      (json_int_t)s->vector_bytes, "layer_bytes", layers, "other_bytes",
-                     (json_int_t)s->other_bytes);
+                     (json_int_t)s->other_bytes, "mtp_bytes", (json_int_t)s->mtp_bytes);
 }
 
 static json_t *provenance_json(const struct import *im)

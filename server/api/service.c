@@ -8,6 +8,7 @@
 
 #include "api/codec.h"
 #include "api/codec_catalog.h"
+#include "gs/weights.h"
 #include "readers/models.h"
 
 #include <stdint.h>
@@ -178,8 +179,11 @@ static bool decode_arch(struct service *s, size_t i, const json_t *config,
     for (size_t b = 0; st == GS_OK && b < d->row.arch.block_count; b++)
         gs_arch_count_block(&d->row.arch, b, &d->row.block_counts[b], &ovf);
     d->row.valid = st == GS_OK && !ovf;
-    /* an import gpusizer cannot read the architecture of is sized by its headers alone */
-    const bool imported = hub_ref_checkpoint_bytes(m->checkpoint_json, &d->row.stored);
+    /* an import gpusizer cannot read the architecture of is sized by its headers alone; one it
+     * can tells the MTP layers numbered past the decoder's by the config */
+    const bool imported = hub_ref_checkpoint_bytes(
+        m->checkpoint_json, d->row.valid ? d->row.arch.num_hidden_layers : 0,
+        d->row.valid ? gs_weights_mtp_layers(&d->row.arch) : 0, &d->row.stored);
     if (st != GS_OK && !imported)
         gs_error_add(err, st, "", "catalog model %s: config unusable (%s)", m->id,
                      local.count > 0 ? local.items[0].detail : jerr->text);

@@ -73,10 +73,19 @@ struct checkpoint_summary {
      * ".layer.N.", GGUF's "blk.N."; the pattern may also start the name), and of everything
      * else (embeddings, head, final norm, vision or audio towers: a name containing "vision",
      * "visual", "audio", "image", "mm_projector" or "multi_modal" is never a decoder layer;
-     * nor is a layer index of CHECKPOINT_LAYERS_MAX or more) */
+     * nor is an MTP tensor by name (mtp_bytes) or a layer index of CHECKPOINT_LAYERS_MAX or
+     * more) */
     uint64_t layer_bytes[CHECKPOINT_LAYERS_MAX];
     uint64_t layers;         /* highest layer index seen + 1 */
     uint64_t other_bytes;
+    /* of other_bytes, the multi-token-prediction layers' tensors by name: a dotted component
+     * starting with "mtp" ("mtp.layers.0." in Qwen3.5 and Qwen3-Next, "mtp.0." in DeepSeek-V4,
+     * "model.mtp_layers.0." in MiMo, "model.mtp.layers.0." in MiniMax-M3, ERNIE 4.5's
+     * "mtp_block.0."). The engines' target model skips them (vLLM's
+     * get_spec_layer_idx_from_weight_name in deepseek_v2.py, minimax_m3.py; mimo.py's
+     * load_weights); MTP layers numbered past the decoder's (DeepSeek-V3's and GLM's
+     * "model.layers.61.") are told apart only with the config (hub_ref_checkpoint_bytes). */
+    uint64_t mtp_bytes;
     /* the stored format, detected from tensor names and dtypes (checkpoint_finish) */
     bool format_known;
     enum gs_weight_format format;

@@ -88,6 +88,16 @@ static bool is_multimodal(const char *name)
     return false;
 }
 
+/* A multi-token-prediction layer's tensor by its name: a dotted component starting with "mtp"
+ * (checkpoint_summary.mtp_bytes). */
+static bool is_mtp(const char *name)
+{
+    for (const char *p = name; *p; p++)
+        if ((p == name || p[-1] == '.') && strncmp(p, "mtp", 3) == 0)
+            return true;
+    return false;
+}
+
 /* Adds one classified tensor to `t`; GS_ERR_RANGE when a total would overflow. */
 enum gs_status checkpoint_tensor_account(struct checkpoint_summary *t,
                                          const struct checkpoint_tensor *x, uint64_t params,
@@ -132,7 +142,10 @@ enum gs_status checkpoint_tensor_account(struct checkpoint_summary *t,
         t->vector_bytes += x->bytes;
     }
     uint64_t layer = 0;
-    if (decoder_candidate && !is_multimodal(x->name) && layer_index(x->name, &layer) &&
+    const bool mtp = is_mtp(x->name);
+    if (mtp)
+        t->mtp_bytes += x->bytes;
+    if (decoder_candidate && !mtp && !is_multimodal(x->name) && layer_index(x->name, &layer) &&
         layer < CHECKPOINT_LAYERS_MAX) {
         t->layer_bytes[layer] += x->bytes;
         if (layer + 1 > t->layers)

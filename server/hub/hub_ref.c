@@ -150,7 +150,8 @@ static uint64_t member_u64(const json_t *o, const char *key)
     return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
 }
 
-bool hub_ref_checkpoint_bytes(const char *checkpoint_json, struct gs_checkpoint_bytes *out)
+bool hub_ref_checkpoint_bytes(const char *checkpoint_json, uint64_t decoder_layers,
+                              uint64_t mtp_layers, struct gs_checkpoint_bytes *out)
 {
     memset(out, 0, sizeof(*out));
     if (checkpoint_json == NULL)
@@ -165,15 +166,22 @@ bool hub_ref_checkpoint_bytes(const char *checkpoint_json, struct gs_checkpoint_
         out->matrix_bytes = member_u64(doc, "matrix_bytes");
         out->vector_bytes = member_u64(doc, "vector_bytes");
         out->other_bytes = member_u64(doc, "other_bytes");
+        uint64_t mtp = member_u64(doc, "mtp_bytes");
         const json_t *layers = json_object_get(doc, "layer_bytes");
         size_t i;
         const json_t *v;
         json_array_foreach(layers, i, v)
         {
-            if (json_is_integer(v) && json_integer_value(v) >= 0)
-                out->layer_bytes += (uint64_t)json_integer_value(v);
+            if (!json_is_integer(v) || json_integer_value(v) < 0)
+                continue;
+            const uint64_t bytes = (uint64_t)json_integer_value(v);
+            out->layer_bytes += bytes;
+            if (decoder_layers > 0 && i >= decoder_layers && i - decoder_layers < mtp_layers)
+                mtp += bytes;
         }
         out->layers = json_array_size(layers);
+        out->mtp_bytes = mtp < out->tensor_bytes ? mtp : 0; /* a stored row that says otherwise
+                                                               is not believed */
         ok = out->tensor_bytes > 0;
     }
     out->present = ok;

@@ -44,7 +44,13 @@ const struct catalog_model *hub_ref_find(const struct catalog_snapshot *snapshot
                                          const char *hub_id, const char *revision);
 
 /* What a stored checkpoint_json says, for the core; false when absent or
- * unreadable. */
-bool hub_ref_checkpoint_bytes(const char *checkpoint_json, struct gs_checkpoint_bytes *out);
+ * unreadable. `decoder_layers` and `mtp_layers` are the config's num_hidden_layers and MTP
+ * layers (0 and 0 when gpusizer cannot read the architecture): the numbered layers from
+ * decoder_layers on, mtp_layers of them, are the MTP layers DeepSeek-V3 and GLM store as
+ * "model.layers.<num_hidden_layers + i>." (vLLM deepseek_v2.py and glm4_moe.py
+ * get_spec_layer_idx_from_weight_name), and count in out->mtp_bytes beside the tensors the
+ * import found by name. */
+bool hub_ref_checkpoint_bytes(const char *checkpoint_json, uint64_t decoder_layers,
+                              uint64_t mtp_layers, struct gs_checkpoint_bytes *out);
 
 #endif

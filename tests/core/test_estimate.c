@@ -2729,6 +2729,22 @@ static void test_weights_from_checkpoint(void **state)
     assert_true(e.checkpoint_mismatch);
     assert_int_equal(e.checkpoint_bytes, 16060522496ULL / 20 * 21);
     assert_true(e.per_gpu.weights_bytes > plain.per_gpu.weights_bytes / 100 * 104);
+    /* the same 5% as MTP layers the checkpoint stores (gs_checkpoint_bytes.mtp_bytes): the
+     * served model does not load them - the config's bytes again, no mismatch, and the layers'
+     * bytes named */
+    m.stored.mtp_bytes = 16060522496ULL / 20;
+    m.stored.tensor_bytes = 16060522496ULL + m.stored.mtp_bytes;
+    assert_int_equal(gs_estimate_compute(&m, &w, &e, NULL), GS_OK);
+    assert_false(e.checkpoint_mismatch);
+    assert_int_equal(e.checkpoint_bytes, 16060522496ULL);
+    assert_int_equal(e.checkpoint_mtp_bytes, 16060522496ULL / 20);
+    assert_int_equal(e.per_gpu.weights_bytes, plain.per_gpu.weights_bytes);
+    const struct gs_assumption *mtp = NULL;
+    for (size_t i = 0; i < e.assumption_count; i++)
+        if (strcmp(e.assumptions[i].name, "checkpoint_mtp_bytes") == 0)
+            mtp = &e.assumptions[i];
+    assert_non_null(mtp);
+    assert_int_equal(mtp->value, 16060522496ULL / 20);
 }
 
 int main(void)

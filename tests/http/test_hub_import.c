@@ -305,6 +305,80 @@ static void test_quantized_and_gguf(void **state)
 /* A server that does not import on first use says how to import; the one
  * that does imports and answers. (A hub id the seeded catalog has, such as
  * google/gemma-3-4b-it, resolves to that entry without an import.) */
+/* The weights of an estimate of `model` (a JSON object text) in bf16 at tensor degree `tensor`,
+ * with the value of the assumption `assumption` (-1 when absent) and whether
+ * checkpoint_mismatch was warned. */
+static json_int_t weights_at(const char *model, int tensor, const char *assumption,
+                             json_int_t *value, bool *mismatch)
+{
+    json_t *body =
+        json_pack("{s:o, s:s, s:{s:s}, s:{s:i}, s:{s:i, s:i}}", "model", json_loads(model, 0, NULL),
+                  "gpu", "h100", "precision", "weights", "bf16", "parallelism", "tensor", tensor,
+                  "inference", "batch_size", 1, "context_length", 4096);
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    struct http_reply r = post(&importer, "/v1/estimate", text, NULL, NULL);
+    free(text);
+    expect_status(&r, 200);
+    json_t *e = parse(&r);
+    const json_int_t weights = integer_at(e, "per_gpu", "weights_bytes");
+    *value = -1;
+    size_t i;
+    const json_t *a;
+    json_array_foreach(json_object_get(e, "assumptions"), i, a)
+    {
+        if (strcmp(string_at(a, "name", NULL), assumption) == 0)
+            *value = integer_at(a, "value", NULL);
+    }
+    *mismatch = has_named(json_object_get(e, "warnings"), "code", "checkpoint_mismatch");
+    json_decref(e);
+    free(r.body);
+    return weights;
+}
+
+/* zai-org/GLM-4.7-Flash stores its MTP layer as model.layers.47 (tests/fixtures/hub/README.md):
+ * 62,442,983,168 bytes, 2,556,189,440 of them the MTP layer's. The served model does not load
+ * that layer (vLLM's get_spec_layer_idx_from_weight_name), so the checkpoint's weights are the
+ * other 59,886,793,728 - what the config gives in bf16 (29,943,390,976 parameters x 2 and the 46
+ * routers' fp32 biases, 11,776) - and split over 2 GPUs exactly as the config's are. */
+static void test_import_mtp_layers(void **state)
+{
+    (void)state;
+    const char *hub_model = "{\"hub_id\": \"zai-org/GLM-4.7-Flash\"}";
+    struct http_reply r = post(&importer, "/v1/models:import", hub_model, AUTH, NULL);
+    if (r.status != 201 && r.status != 200)
+        fail_msg("%ld %.400s", r.status, r.body ? r.body : "");
+    json_t *m = parse(&r);
+    assert_string_equal(string_at(m, "family", NULL), "glm4_moe_lite");
+    assert_int_equal(integer_at(m, "parameters", NULL), 29943390976LL);
+    assert_int_equal(integer_at(m, "checkpoint", "parameters"), 31221488576LL);
+    assert_int_equal(integer_at(m, "checkpoint", "tensor_bytes"), 62442983168LL);
+    assert_int_equal(integer_at(m, "checkpoint", "mtp_bytes"), 0); /* numbered, not named */
+    json_decref(m);
+    free(r.body);
+
+    json_int_t mtp = 0;
+    bool mismatch = true;
+    assert_int_equal(weights_at(hub_model, 1, "checkpoint_mtp_bytes", &mtp, &mismatch),
+                     59886793728LL);
+    assert_int_equal(mtp, 2556189440LL);
+    assert_false(mismatch);
+    const json_int_t imported = weights_at(hub_model, 2, "checkpoint_mtp_bytes", &mtp, &mismatch);
+    assert_false(mismatch);
+    char path[512];
+    snprintf(path, sizeof(path), "%s/zai-org/GLM-4.7-Flash/config.json", GS_HUB_FIXTURES);
+    json_t *config = json_load_file(path, 0, NULL);
+    assert_non_null(config);
+    json_t *model = json_pack("{s:o}", "config", config);
+    char *model_text = json_dumps(model, JSON_COMPACT);
+    json_decref(model);
+    const json_int_t from_config =
+        weights_at(model_text, 2, "checkpoint_mtp_bytes", &mtp, &mismatch);
+    free(model_text);
+    assert_int_equal(mtp, -1);
+    assert_int_equal(imported, from_config);
+}
+
 static void test_auto_import(void **state)
 {
     (void)state;
@@ -536,6 +610,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_import_dense_bf16),
         cmocka_unit_test(test_unknown_model_type),
         cmocka_unit_test(test_quantized_and_gguf),
+        cmocka_unit_test(test_import_mtp_layers),
         cmocka_unit_test(test_auto_import),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_concurrent_imports),

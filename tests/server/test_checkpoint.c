@@ -19,8 +19,9 @@
 
 #include <cmocka.h>
 
-#include "hub/checkpoint.h"
 #include "gs/arch.h"
+#include "hub/checkpoint.h"
+#include "hub/hub_ref.h"
 #include "readers/models.h"
 
 #include <jansson.h>
@@ -447,7 +448,75 @@ static void test_gguf_truncated(void **state)
     free(full);
 }
 
-/* ---- (g) malformed headers ------------------------------------------------------------------- */
+/* ---- (g) zai-org/GLM-4.7-Flash, bf16, its MTP layer stored as model.layers.47 ---------------
+ * (the fixture README's hand count: tests/fixtures/configs/glm4_moe_lite/README.md) */
+
+static void test_glm47_flash_mtp_layer(void **state)
+{
+    (void)state;
+    struct checkpoint_summary s;
+    checkpoint_summary_init(&s);
+    add_indexed(&s, "zai-org/GLM-4.7-Flash");
+    checkpoint_finish(&s);
+    check_invariants(&s);
+    /* the report's inventory: 9,703 tensors, 31,221,488,576 elements; bf16 but the 47 routers'
+     * 64 fp32 e_score_correction_bias values: 2 x 31,221,485,568 + 4 x 3,008 bytes */
+    assert_int_equal(s.tensors, 9703);
+    assert_int_equal(s.parameters, 31221488576ULL);
+    assert_int_equal(s.tensor_bytes, 62442983168ULL);
+    assert_int_equal(s.bytes_by_dtype[CK_F32], 47 * 64 * 4);
+    assert_true(s.format_known);
+    assert_int_equal(s.format, GS_WF_BF16);
+    /* the MTP layer is numbered: 48 layers, the last the MoE layer (635,311,360 values and the
+     * bias's 64) with eh_proj 2,048 x 4,096, three norms and its own embed_tokens and
+     * shared_head.head (2 x 154,880 x 2,048): 1,278,094,656 values, 2,556,189,440 bytes; no
+     * name says MTP here */
+    assert_int_equal(s.layers, 48);
+    assert_int_equal(s.layer_bytes[1], 2 * 635311360ULL + 4 * 64); /* the bias a buffer */
+    assert_int_equal(s.layer_bytes[47], 2556189440ULL);
+    assert_int_equal(s.mtp_bytes, 0);
+    /* what transformers builds leaves layer 47 out (_keys_to_ignore_on_load_unexpected) */
+    assert_int_equal(config_parameters("zai-org/GLM-4.7-Flash", false), 29943390976ULL);
+}
+
+/* What an import stored, for the core: the layers from num_hidden_layers on, as many as the
+ * config's MTP layers, join the MTP tensors found by name. Hand-written rows: 4 layers of 100
+ * bytes and a fifth of 70, 30 bytes named mtp, 200 outside the layers. */
+static void test_stored_mtp_bytes(void **state)
+{
+    (void)state;
+    const char *row = "{\"format\": \"bf16\", \"parameters\": 335, \"tensor_bytes\": 670, "
+                      "\"matrix_bytes\": 600, \"vector_bytes\": 70, \"layer_bytes\": [100, 100, "
+                      "100, 100, 70], \"other_bytes\": 200, \"mtp_bytes\": 30}";
+    struct gs_checkpoint_bytes ck;
+    /* an architecture gpusizer cannot read: the named ones only */
+    assert_true(hub_ref_checkpoint_bytes(row, 0, 0, &ck));
+    assert_int_equal(ck.tensor_bytes, 670);
+    assert_int_equal(ck.layer_bytes, 470);
+    assert_int_equal(ck.layers, 5);
+    assert_int_equal(ck.mtp_bytes, 30);
+    /* 4 decoder layers and one MTP layer: layer 4 is it */
+    assert_true(hub_ref_checkpoint_bytes(row, 4, 1, &ck));
+    assert_int_equal(ck.mtp_bytes, 100);
+    /* 5 decoder layers: nothing past them */
+    assert_true(hub_ref_checkpoint_bytes(row, 5, 1, &ck));
+    assert_int_equal(ck.mtp_bytes, 30);
+    /* 3 decoder layers and one MTP layer: layer 3 only, not layer 4 */
+    assert_true(hub_ref_checkpoint_bytes(row, 3, 1, &ck));
+    assert_int_equal(ck.mtp_bytes, 130);
+    /* a row from before the field: none by name */
+    assert_true(hub_ref_checkpoint_bytes("{\"format\": \"bf16\", \"tensor_bytes\": 10, "
+                                         "\"layer_bytes\": [4, 4, 2]}",
+                                         2, 1, &ck));
+    assert_int_equal(ck.mtp_bytes, 2);
+    /* a row whose MTP bytes are not below its total is not believed */
+    assert_true(hub_ref_checkpoint_bytes("{\"format\": \"bf16\", \"tensor_bytes\": 10, "
+                                         "\"mtp_bytes\": 10}",
+                                         0, 0, &ck));
+    assert_int_equal(ck.mtp_bytes, 0);
+}
+
+/* ---- (h) malformed headers ------------------------------------------------------------------- */
 
 static void test_bad_header_fixture(void **state)
 {
@@ -895,6 +964,28 @@ static void test_formats_synthetic(void **state)
     assert_false(s.format_known);
 }
 
+/* MTP layers by name (checkpoint_summary.mtp_bytes): Qwen3.5's "mtp.layers.0." and "mtp.fc",
+ * MiMo's "model.mtp_layers.0.", MiniMax-M3's "model.mtp.layers.0." - out of the numbered
+ * layers, in other_bytes and mtp_bytes; a component that only contains "mtp" is not one. */
+static void test_mtp_by_name(void **state)
+{
+    (void)state;
+    struct header h = {json_object(), 0};
+    T(&h, "model.layers.0.self_attn.q_proj.weight", "BF16", 2, 64, 64);
+    T(&h, "mtp.layers.0.self_attn.q_proj.weight", "BF16", 2, 64, 64);
+    T(&h, "mtp.fc.weight", "BF16", 2, 64, 128);
+    T(&h, "model.mtp_layers.0.input_proj.weight", "BF16", 2, 64, 128);
+    T(&h, "model.mtp.layers.0.mlp.down_proj.weight", "BF16", 2, 64, 32);
+    T(&h, "model.layers.1.mlp.gate_mtp.weight", "BF16", 2, 8);
+    const struct checkpoint_summary s = finish_header(&h, 0);
+    check_invariants(&s);
+    assert_int_equal(s.mtp_bytes, 2 * (64 * 64 + 64 * 128 + 64 * 128 + 64 * 32));
+    assert_int_equal(s.layers, 2);
+    assert_int_equal(s.layer_bytes[0], 2 * 64 * 64);
+    assert_int_equal(s.layer_bytes[1], 2 * 8);
+    assert_int_equal(s.other_bytes, s.mtp_bytes);
+}
+
 static void test_dtype_names(void **state)
 {
     (void)state;
@@ -914,7 +1005,8 @@ int main(void)
         cmocka_unit_test(test_gguf_truncated),        cmocka_unit_test(test_bad_header_fixture),
         cmocka_unit_test(test_malformed_safetensors), cmocka_unit_test(test_header_length),
         cmocka_unit_test(test_gguf_malformed),        cmocka_unit_test(test_formats_synthetic),
-        cmocka_unit_test(test_dtype_names),
+        cmocka_unit_test(test_dtype_names),           cmocka_unit_test(test_glm47_flash_mtp_layer),
+        cmocka_unit_test(test_stored_mtp_bytes),      cmocka_unit_test(test_mtp_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,6 +63,12 @@ struct gs_checkpoint_bytes {
     uint64_t layer_bytes;         /* the numbered layers together ... */
     uint64_t layers;              /* ... and how many there are */
     uint64_t other_bytes;         /* embeddings, head, final norm, towers */
+    /* of tensor_bytes, the multi-token-prediction layers' (found by name, or numbered past the
+     * decoder's layers): an engine's target model does not load them (vLLM skips them in
+     * load_weights, transformers lists them in _keys_to_ignore_on_load_unexpected), so serving
+     * the model weighs tensor_bytes - mtp_bytes; a speculative mtp draft is sized from the
+     * config. 0 where the checkpoint stores none or they could not be told apart. */
+    uint64_t mtp_bytes;
 };
 
 struct gs_model_spec {
@@ -190,11 +196,13 @@ struct gs_fix {
 struct gs_estimate {
     uint64_t parameters;
     /* serving in the stored format of a model with checkpoint bytes: the weights are the
-     * checkpoint's (checkpoint_bytes, the whole model); with an architecture too, its own
-     * count (config_bytes) is cross-checked and checkpoint_mismatch set when they differ by
-     * more than rounding (1%) */
+     * checkpoint's (checkpoint_bytes, the whole model but its MTP layers); with an architecture
+     * too, its own count (config_bytes) is cross-checked and checkpoint_mismatch set when they
+     * differ by more than rounding (1%) */
     bool weights_from_checkpoint, checkpoint_mismatch;
     uint64_t checkpoint_bytes, config_bytes;
+    uint64_t checkpoint_mtp_bytes;  /* the checkpoint's MTP layers, left out of checkpoint_bytes
+                                       (gs_checkpoint_bytes.mtp_bytes) */
     uint64_t trainable_parameters;  /* all of them for full training; the adapters for LoRA */
     bool has_breakdown;             /* params below is filled when the model had an architecture */
     struct gs_param_count params;
