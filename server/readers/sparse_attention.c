@@ -150,13 +150,15 @@ static bool v4_read_hashed(struct model_reader *r, uint64_t layers, bool *hashed
 }
 
 /* DeepseekV4Attention (latent_window.h) under transformers' names; vLLM (deepseek_v4.py) keeps
- * q_a/kv replicated (fused_wqa_wkv). The sinks are sized as the request's dtype. */
+ * q_a/kv replicated (fused_wqa_wkv). The sinks stay fp32 whatever the weights' format, as the
+ * checkpoint stores them and the engines keep them (vLLM DeepseekV4Attention.attn_sink,
+ * dtype=torch.float32). */
 static void v4_attention(struct gs_arch *a, size_t b, const struct v4_shape *s,
                          enum v4_attention kind)
 {
     static const struct latent_window_names names = {"q_a_proj", "q_a_norm", "q_b_proj", "kv_proj",
                                                      "kv_norm",  "o_a_proj", "o_b_proj", "sinks"};
-    latent_window_build(a, b, &s->w, s->rate[kind], kind == V4_CSA, &names, 0);
+    latent_window_build(a, b, &s->w, s->rate[kind], kind == V4_CSA, &names, GS_MOD_FP32);
 }
 
 /* The compressor of a compressed layer (DeepseekV4CSACompressor / DeepseekV4HCACompressor):
@@ -194,35 +196,38 @@ static void v4_compressor(struct gs_arch *a, size_t b, const struct v4_shape *s,
 }
 
 /* DeepseekV4HyperConnection, `count` of them: fn (2 + n) n x n h, base (2 + n) n, scale 3,
- * for n residual streams (attn_hc and ffn_hc in a layer). */
+ * for n residual streams (attn_hc and ffn_hc in a layer). fp32 whatever the weights' format:
+ * the checkpoint stores them so and the engines keep them so (vLLM DeepseekV4DecoderLayer
+ * hc_attn_fn ... hc_ffn_scale, dtype=torch.float32; SGLang's DeepSeek-V4 layer the same). */
 static void v4_hyper_connections(struct gs_arch *a, size_t b, const struct v4_shape *s,
                                  uint64_t count)
 {
     const uint64_t n = s->w.streams, mix = (2 + n) * n;
-    gs_block_module(a, b, "hc.fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, mix,
+    gs_block_module(a, b, "hc.fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_FP32, mix,
                     n * s->w.hidden, count);
-    gs_block_module(a, b, "hc.base", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, 1, mix,
-                    count);
-    gs_block_module(a, b, "hc.scale", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, 1, 3,
-                    count);
+    gs_block_module(a, b, "hc.base", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_FP32, 1,
+                    mix, count);
+    gs_block_module(a, b, "hc.scale", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_FP32,
+                    1, 3, count);
 }
 
 /* The final stream collapse (DeepseekV4HyperHead, and each MTP layer's hc_head): hc_fn
- * n x n h, hc_base n, hc_scale 1. */
+ * n x n h, hc_base n, hc_scale 1; fp32 as the layers' (vLLM DeepseekV4Model.hc_head_fn and
+ * DeepSeekV4MTP's, dtype=torch.float32). */
 static void v4_hyper_head(struct gs_arch *a, size_t block, const struct v4_shape *s)
 {
     const uint64_t n = s->w.streams;
     if (block >= GS_BLOCKS_MAX) {
-        gs_arch_module(a, "hc_head.hc_fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, n,
-                       n * s->w.hidden, 1);
+        gs_arch_module(a, "hc_head.hc_fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER,
+                       GS_MOD_FP32, n, n * s->w.hidden, 1);
         gs_arch_module(a, "hc_head.hc_base_hc_scale", GS_MODULE_TENSOR, GS_SPLIT_NONE,
-                       GS_PART_OTHER, 0, 1, n + 1, 1);
+                       GS_PART_OTHER, GS_MOD_FP32, 1, n + 1, 1);
         return;
     }
-    gs_block_module(a, block, "hc_head_fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0, n,
-                    n * s->w.hidden, 1);
+    gs_block_module(a, block, "hc_head_fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER,
+                    GS_MOD_FP32, n, n * s->w.hidden, 1);
     gs_block_module(a, block, "hc_head_base_hc_head_scale", GS_MODULE_TENSOR, GS_SPLIT_NONE,
-                    GS_PART_OTHER, 0, 1, n + 1, 1);
+                    GS_PART_OTHER, GS_MOD_FP32, 1, n + 1, 1);
 }
 
 /* One decoder layer kind: attention, its compressor, the routed experts (DeepseekV4SparseMoeBlock:

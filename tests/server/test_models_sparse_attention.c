@@ -197,8 +197,10 @@ static void test_deepseek_v4_cache(void **state)
  * biases, int32 tid2eid). Flash at TP 1: 277,025,390,592 expert values -> 147,169,738,752
  * bytes; of the 7,306,839,639 other parameters the quantized attention and shared-expert
  * projections are 5,857,345,536 values, a byte each, with 357,504 block scales of 4 bytes
- * (1,430,016), and 1,449,494,103 stay 16-bit; 2,337,280 buffer values x 4. Before the fp8
- * linears were read it was 161,792,767,150 (every non-expert parameter 16-bit). */
+ * (1,430,016); the hyper-connections (43 x 786,486 and the head's 65,541: 33,884,439) and the
+ * sinks (43 x 64 = 2,752) stay fp32 as the engines keep them, 4 bytes each, and the other
+ * 1,415,606,912 16-bit; 2,337,280 buffer values x 4. Before the fp8 linears were read it was
+ * 161,792,767,150 (every non-expert parameter 16-bit); before the fp32 ones 67,774,382 less. */
 static void test_deepseek_v4_checkpoint(void **state)
 {
     (void)state;
@@ -215,8 +217,9 @@ static void test_deepseek_v4_checkpoint(void **state)
     struct gs_error err;
     gs_error_init(&err);
     assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, &err), GS_OK);
-    assert_int_equal(bytes, 147169738752ULL + 5857345536ULL + 1430016ULL + 2 * 1449494103ULL +
-                                4 * 2337280ULL);
+    assert_int_equal(bytes, 147169738752ULL + 5857345536ULL + 1430016ULL +
+                                4 * (33884439ULL + 2752) + 2 * 1415606912ULL + 4 * 2337280ULL);
+    assert_int_equal(1415606912ULL + 33884439 + 2752, 1449494103ULL);
 }
 
 /* A config saved by transformers 5 (layer_types, mlp_layer_types, compress_rates) reads as the
