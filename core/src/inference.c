@@ -315,8 +315,13 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
          * block_size / ratio entries), and the indexer one key per entry; whole bytes per
          * token over the block's layers, rounded up */
         const uint64_t ratio = compressed_mla(b) ? b->attn.compress_ratio : 0;
-        /* DeepSeek sparse attention reads index_topk entries of these layers a step */
-        const bool topk = b->mixer == GS_MIXER_MLA && b->attn.index_topk;
+        /* DeepSeek sparse attention reads index_topk entries of these layers a step, and
+         * MiniMax-M3's sparse GQA layers index_topk tokens (sparse_topk_blocks x
+         * sparse_block_size, the query's own block among them: vLLM
+         * models/minimax_m3/common/ops/sparse_attn.py reads each KV head's selected blocks) */
+        const bool topk =
+            (b->mixer == GS_MIXER_MLA || (b->mixer == GS_MIXER_ATTENTION && b->attn.index_heads)) &&
+            b->attn.index_topk;
         if (topk) {
             const uint64_t spans = gs_mul(b->attn.index_topk, ratio ? ratio : 1, ovf);
             if (spans > out->topk_tokens)

@@ -109,6 +109,17 @@ static double experts_touched(const struct gs_block *b, uint64_t batch)
     return e * (1 - pow(1 - k / slots, (double)batch));
 }
 
+/* A count that grows with the position - x at the context - bounded by `cap` (0: unbounded):
+ * at the context, min(x, cap); with `mean`, its mean over the positions up to the context,
+ * x / 2 while the bound is not reached, else cap - cap^2 / (2 x) (the ramp to the bound, then
+ * the bound: the sum of min(p, cap) over p = 1..x, divided by x). */
+static double grown(double x, double cap, bool mean)
+{
+    if (cap <= 0 || x <= cap)
+        return mean ? x / 2 : x;
+    return mean ? cap - cap * cap / (2 * x) : cap;
+}
+
 /* Attention FLOPs per token at a context of `context` tokens, QK^T and AV:
  * 4 * a * d per attended token on every attention layer; a sliding or
  * chunked layer attends at most its window, a recurrent layer a fixed
@@ -118,10 +129,17 @@ static double experts_touched(const struct gs_block *b, uint64_t batch)
  * DeepSeek-V4's window index_topk compressed entries on its ratio-4 layers
  * and every entry on its ratio-128 ones - and the indexer scores every key:
  * 2 x index heads x index_head_dim a key (the DeepSeek-V3.2-Exp report's
- * "O(L^2) to O(Lk)" core attention beside its lightning indexer). Training
- * (`sparse` false) counts attention dense, as transformers' eager modeling
- * computes the scores before masking them. */
-static double attention_flops(const struct gs_arch *a, double context, bool sparse)
+ * "O(L^2) to O(Lk)" core attention beside its lightning indexer). MiniMax-M3's
+ * sparse GQA layers attend index_topk tokens the same way: sparse_topk_blocks
+ * blocks of sparse_block_size, the query's own block forced among them (vLLM
+ * models/minimax_m3/common/ops/index_topk.py: local blocks scored 1e29 inside the
+ * top-k; sparse_attn.py loops over the selected blocks), its own block counted
+ * whole. Training (`sparse` false) counts attention dense, as transformers' eager
+ * modeling computes the scores before masking them. With `mean`, the mean over a
+ * sequence's positions up to `context` (a prefill's tokens, a training sample's):
+ * half the context where nothing bounds what a token attends, more where a window
+ * or a top-k does. */
+static double attention_flops(const struct gs_arch *a, double context, bool sparse, bool mean)
 {
     uint64_t counts[GS_BLOCKS_MAX];
     gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
@@ -130,27 +148,27 @@ static double attention_flops(const struct gs_arch *a, double context, bool spar
         const struct gs_block *b = &a->blocks[k];
         if (counts[k] == 0 || (b->mixer != GS_MIXER_ATTENTION && b->mixer != GS_MIXER_MLA))
             continue;
-        double span = context;
-        if (b->attn.span != GS_SPAN_FULL && b->attn.window > 0 && (double)b->attn.window < span)
-            span = (double)b->attn.window;
+        const bool windowed = b->attn.span != GS_SPAN_FULL && b->attn.window > 0;
+        double span = grown(context, windowed ? (double)b->attn.window : 0, mean);
         /* DeepSeek-V4.1's reading layers: the source's entries, its top-k selection */
         const bool reads = b->attn.compress_ratio == 0 && b->attn.read_ratio > 0;
         const double ratio = (double)(reads ? b->attn.read_ratio : b->attn.compress_ratio);
         const double topk = (double)(reads ? b->attn.read_topk : b->attn.index_topk);
-        double keys = 0; /* what the indexer scores */
+        const bool selects =
+            b->mixer == GS_MIXER_MLA || (b->mixer == GS_MIXER_ATTENTION && b->attn.index_heads > 0);
+        double keys = 0; /* what the indexer scores, at the context */
         if (sparse && b->mixer == GS_MIXER_MLA && ratio > 0) {
             keys = context / ratio; /* DeepSeek-V4's compressed entries, beside the window */
-            span += topk > 0 && topk < keys ? topk : keys;
-        } else if (sparse && b->mixer == GS_MIXER_MLA && topk > 0) {
+            span += grown(keys, topk, mean);
+        } else if (sparse && selects && topk > 0) {
             keys = context;
-            span = topk < context ? topk : context;
+            span = grown(context, topk, mean);
         }
-        if (b->attn.index_candidates && (double)b->attn.index_candidates < keys)
-            keys = (double)b->attn.index_candidates;
+        const double scored = keys > 0 ? grown(keys, (double)b->attn.index_candidates, mean) : 0;
         flops += 4.0 * (double)counts[k] * (double)b->attn.heads * (double)b->attn.head_dim * span;
         if (b->attn.index_heads)
             flops += 2.0 * (double)counts[k] * (double)b->attn.index_heads *
-                     (double)b->attn.index_head_dim * keys;
+                     (double)b->attn.index_head_dim * scored;
     }
     return flops;
 }
@@ -207,7 +225,7 @@ double gs_perf_prefill_seconds(const struct gs_decode_input *in, const struct gs
     const double p = (double)(in->pipeline ? in->pipeline : 1);
     const double prompt = (double)in->prompt_tokens;
     const double prefill_flops = 2.0 * (double)in->active_parameters * prompt +
-                                 attention_flops(in->arch, prompt, true) / 2 * prompt;
+                                 attention_flops(in->arch, prompt, true, true) * prompt;
     return prefill_flops / (t * p * prefill_rate);
 }
 
@@ -220,8 +238,9 @@ double gs_perf_request_seconds_floor(const struct gs_decode_input *in, const str
                            scaled(eff->decode_compute_permille, eff->stack_compute_permille);
     const double t = (double)(in->tensor ? in->tensor : 1);
     const double p = (double)(in->pipeline ? in->pipeline : 1);
-    const double flops_per_token = 2.0 * (double)in->active_parameters +
-                                   attention_flops(in->arch, (double)in->prompt_tokens, true);
+    const double flops_per_token =
+        2.0 * (double)in->active_parameters +
+        attention_flops(in->arch, (double)in->prompt_tokens, true, false);
     return gs_perf_prefill_seconds(in, gpu, eff) +
            (double)in->output_tokens * flops_per_token / (t * p * compute);
 }
@@ -259,7 +278,7 @@ bool gs_perf_decode(const struct gs_decode_input *in, const struct gs_perf_gpu *
      * cycle on each GPU, the KV cache once */
     out->memory_seconds = (p * weights + batch * cache_read_bytes(in, context)) / bw;
     const double flops_per_token =
-        2.0 * (double)in->active_parameters + attention_flops(in->arch, context, true);
+        2.0 * (double)in->active_parameters + attention_flops(in->arch, context, true, false);
     out->compute_seconds = batch * flops_per_token / (t * p * compute);
     /* tensor parallelism: two ring all-reduces of the bf16 hidden state per layer */
     out->comm_seconds = 0;
@@ -326,7 +345,7 @@ double gs_perf_train_attention_share(const struct gs_arch *arch, uint64_t sequen
     if (flop_parameters == 0 || sequence == 0)
         return 0;
     const double counted = (adapters ? 4.0 : 6.0) * (double)flop_parameters;
-    return 3.0 * attention_flops(arch, (double)sequence / 2, false) / counted;
+    return 3.0 * attention_flops(arch, (double)sequence, false, true) / counted;
 }
 
 /* 1F1B's idle share is (p - 1) / (m + p - 1) of a step: the bubble is p - 1 micro-batch

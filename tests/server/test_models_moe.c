@@ -15,8 +15,10 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
+#include "gs/perf.h"
 #include "readers/models.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ helpers */
@@ -346,6 +348,47 @@ static void test_minimax_m3(void **state)
         " \"num_experts_per_tok\": 2, \"sparse_attention_config\": {\"sparse_num_index_heads\": 2,"
         " \"sparse_index_dim\": 16, \"sparse_attention_freq\": [0]}}",
         "/sparse_attention_config/sparse_attention_freq");
+}
+
+/* MiniMax-M3's throughput (perf.c): each sparse layer's KV heads attend sparse_topk_blocks x
+ * sparse_block_size = 2,048 tokens (the query's own block among them; vLLM
+ * models/minimax_m3/common/ops/index_topk.py, sparse_attn.py), its indexer scores every key; the
+ * 3 dense layers attend everything. bf16 at TP 1, one sequence at 131,072 tokens: a decode step
+ * reads the dense layers' 3 x 2,048 bytes a token over the context, the sparse layers' 57 x 2,048
+ * over 2,048 tokens and the index keys' 14,592 over the context. A prefill token of a
+ * 131,072-token prompt costs on average (4 x 64 heads x 128 = 32,768 a attended token, 2 x 4 x 128
+ * = 1,024 a scored key) 3 x 32,768 x 65,536 + 57 x (32,768 x (2,048 - 2,048^2 / 262,144) + 1,024
+ * x 65,536) attention FLOPs; the rest is 2 x the active parameters. */
+static void test_minimax_m3_throughput(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("minimax_m3/MiniMaxAI__MiniMax-M3.json");
+    const struct gs_kv_layout kv = fixture_layout(&a, 1);
+    assert_int_equal(kv.full_token_bytes, 60 * 2048);
+    assert_int_equal(kv.topk_token_bytes, 57 * 2048);
+    assert_int_equal(kv.topk_tokens, 2048);
+    struct gs_perf_gpu gpu = {3350, 989, 989, 900, 5};
+    struct gs_efficiency eff;
+    gs_efficiency_defaults(&eff);
+    eff.decode_bandwidth_permille = 1000;
+    eff.prefill_permille = 1000;
+    eff.stack_compute_permille = 1000;
+    struct gs_decode_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &a;
+    in.tensor = in.pipeline = in.batch = 1;
+    in.prompt_tokens = 131072;
+    in.kv = &kv;
+    struct gs_decode_result r;
+    assert_true(gs_perf_decode(&in, &gpu, &eff, &r));
+    const double read = 131072.0 * 3 * 2048 + 2048.0 * 57 * 2048 + 131072.0 * 14592;
+    if (fabs(r.memory_seconds - read / 3350e9) > 1e-9 * read / 3350e9)
+        fail_msg("memory_seconds %.9g, want %.9g", r.memory_seconds, read / 3350e9);
+    const double flops = 3 * 32768.0 * 65536 + 57 * (32768.0 * 2032 + 1024.0 * 65536);
+    const double want = flops * 131072 / gs_perf_peak_flops(&gpu, GS_REGIME_BF16_MIXED);
+    const double got = gs_perf_prefill_seconds(&in, &gpu, &eff);
+    if (fabs(got - want) > 1e-9 * want)
+        fail_msg("prefill %.9g s, want %.9g", got, want);
 }
 
 /* Hy3 (hy_v3; modular_hy_v3.py), HYV3Config's defaults (the docstring's tencent/Hy3-preview): h
@@ -702,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_exaone_moe),
         cmocka_unit_test(test_minimax_m2_successors),
         cmocka_unit_test(test_minimax_m3),
+        cmocka_unit_test(test_minimax_m3_throughput),
         cmocka_unit_test(test_exaone4),
         cmocka_unit_test(test_hy_v3),
         cmocka_unit_test(test_inkling),

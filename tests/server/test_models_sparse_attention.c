@@ -528,7 +528,14 @@ static void test_sparse_mla_decode_reads(void **state)
  * 83,886,080, and score 32,768 compressed keys with 64 index heads of 128, 536,870,912; its 20
  * ratio-128 layers 128 + 1,024 entries, 150,994,944: 16,089,350,144 in all. GLM-5 (78 layers, each
  * with an indexer of 32 heads of 128): 2,048 latents and 131,072 keys a layer. Prefill is
- * compute-bound: with no parameters counted it is that / 2 x the prompt over the peak. */
+ * compute-bound: with no parameters counted it is the mean over the prompt's positions p of a
+ * token's FLOPs, x the prompt, over the peak - a count min(x p, cap) averages x L / 2 below its
+ * cap, cap - cap^2 / (2 x L) past it (perf.c grown). V4-Flash: every window 128 - 128^2 / (2 x
+ * 131,072) = 127.9375 tokens; the ratio-4 layers 512 - 512^2 / (2 x 32,768) = 508 entries and
+ * 16,384 keys; the ratio-128 layers half their 1,024 entries, 512: 2 x 131,072 x 127.9375 + 21 x
+ * (131,072 x 635.9375 + 16,384 x 16,384) + 20 x 131,072 x 639.9375 = 9,098,665,984 (half the
+ * context-131,072 token's FLOPs, 8,044,675,072, before December 2026, when every bound was
+ * halved too). GLM-5: 2,048 - 2,048^2 / 262,144 = 2,032 latents and 65,536 keys a layer. */
 static void test_sparse_mla_attention_flops(void **state)
 {
     (void)state;
@@ -545,14 +552,14 @@ static void test_sparse_mla_attention_flops(void **state)
     in.tensor = in.pipeline = in.batch = 1;
     in.prompt_tokens = 131072;
     in.arch = &flash;
-    double want = 16089350144.0 / 2 * 131072 / peak;
+    double want = 9098665984.0 * 131072 / peak;
     double got = gs_perf_prefill_seconds(&in, &gpu, &eff);
     if (fabs(got - want) > 1e-9 * want)
         fail_msg("DeepSeek-V4-Flash prefill %.9g s, want %.9g", got, want);
     in.arch = &glm;
     const struct gs_block *b = gs_arch_attention_block(&glm);
-    const double layer = 4.0 * 64 * (double)b->attn.head_dim * 2048 + 2.0 * 32 * 128 * 131072;
-    want = 78 * layer / 2 * 131072 / peak;
+    const double layer = 4.0 * 64 * (double)b->attn.head_dim * 2032 + 2.0 * 32 * 128 * 65536;
+    want = 78 * layer * 131072 / peak;
     got = gs_perf_prefill_seconds(&in, &gpu, &eff);
     if (fabs(got - want) > 1e-9 * want)
         fail_msg("GLM-5 prefill %.9g s, want %.9g", got, want);
