@@ -1059,13 +1059,18 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      ops->rope_source);
     if (r->budget.model_buffer_bytes)
         assume_value(e, "model_buffer_bytes", r->budget.model_buffer_bytes,
-                     "DeepStack input buffers vLLM's Qwen3-VL model allocates when it is created "
-                     "(max_num_batched_tokens x hidden_size per DeepStack level, model dtype) and "
-                     "keeps on every GPU; counted with the weights it loads "
-                     "(budget.weights_bytes) and in overhead_bytes",
+                     "buffers vLLM's model allocates when it is created, sized by "
+                     "max_num_batched_tokens: Qwen3-VL's DeepStack inputs (hidden_size per "
+                     "DeepStack level, model dtype, every GPU); DeepSeek sparse attention's "
+                     "top-k indices (index_topk int32, every GPU) and DeepSeek-V4's residual "
+                     "streams for an MTP draft (hc_mult x hidden_size, model dtype, last stage; "
+                     "from 0.27 only when a speculative method reads them); counted with the "
+                     "weights it loads (budget.weights_bytes) and in overhead_bytes",
                      "vLLM qwen3_vl.py, qwen3_vl_moe.py and qwen3_omni_moe_thinker.py "
-                     "(deepstack_input_embeds in the model's __init__); a Qwen3-VL-30B-A3B "
-                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration)");
+                     "(deepstack_input_embeds in the model's __init__), a Qwen3-VL-30B-A3B "
+                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration); deepseek_v2.py "
+                     "DeepseekV2Model and deepseek_v4 DeepseekV4Model (topk_indices_buffer, "
+                     "_mtp_hidden_buffer; PR #50312)");
     if (r->budget.kv_slot_bytes)
         assume_value(e, "kv_slot_bytes", r->budget.kv_slot_bytes,
                      "K and V weights the engine's Gemma 4 holds beyond the model's parameters: "

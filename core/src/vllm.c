@@ -1397,6 +1397,24 @@ static bool gate_linear_native(const struct gs_inference_input *in)
            (hw == GS_HW_BLACKWELL && (in->gpu.sm_major == 0 || in->gpu.sm_major == 10));
 }
 
+uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *a, uint32_t version,
+                                     enum gs_spec_method spec, uint64_t tokens,
+                                     uint64_t model_bytes, bool last_stage, bool *ovf)
+{
+    uint64_t topk = 0; /* config.index_topk */
+    for (size_t k = 0; k < a->block_count; k++)
+        if (a->blocks[k].mixer == GS_MIXER_MLA && a->blocks[k].attn.index_topk > topk)
+            topk = a->blocks[k].attn.index_topk;
+    uint64_t bytes = gs_mul(gs_mul(tokens, topk, ovf), 4, ovf);
+    const bool reads = spec == GS_SPEC_MTP || spec == GS_SPEC_EAGLE || spec == GS_SPEC_EAGLE3 ||
+                       spec == GS_SPEC_DRAFT_MODEL;
+    const bool always = version != 0 && version < GS_VLLM_DSV4_MTP_BUFFER_ON_DEMAND;
+    if (a->mtp_hidden_width && last_stage && (always || reads))
+        bytes =
+            gs_add(bytes, gs_mul(gs_mul(tokens, a->mtp_hidden_width, ovf), model_bytes, ovf), ovf);
+    return bytes;
+}
+
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                       struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
@@ -1481,6 +1499,12 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     b->model_buffer_bytes =
         gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->token_buffer_width, ovf), model_bytes,
                ovf);
+    b->model_buffer_bytes = gs_add(b->model_buffer_bytes,
+                                   gs_vllm_sparse_buffer_bytes(in->arch, c->version,
+                                                               (enum gs_spec_method)c->spec_method,
+                                                               out->max_num_batched_tokens,
+                                                               model_bytes, stage->last_stage, ovf),
+                                   ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->model_buffer_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);
     /* Gemma4Attention builds its QKVParallelLinear (q, k and v slots) and k_norm in every layer,

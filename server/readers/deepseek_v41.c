@@ -409,6 +409,7 @@ static void read_deepseek_v41(struct model_reader *r, struct gs_arch *a)
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
     v41_dspark(&text, a, &s);
     v41_vision(r, a, &s);
+    a->mtp_hidden_width = s.w.streams * s.w.hidden; /* DeepseekV41Model.hc_dim */
     if (!text.ok)
         r->ok = false;
     /* no transformers class: nothing runs it in training (a->training_refusal) */

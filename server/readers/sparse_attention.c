@@ -302,6 +302,7 @@ static void read_deepseek_v4(struct model_reader *r, struct gs_arch *a)
     gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
     v4_hyper_head(a, GS_BLOCKS_MAX, &s);
     v4_mtp(r, a, &s, plan.layers < GS_LAYERS_MAX ? kinds[plan.layers] : V4_SLIDING);
+    a->mtp_hidden_width = s.w.streams * s.w.hidden; /* DeepseekV4Model.hc_dim */
     /* transformers runs V4 eager only (DeepseekV4PreTrainedModel: _supports_sdpa and
      * _supports_flash_attn False - SDPA takes no sink logit, flash-attn no head wider than
      * 256), through eager_attention_with_sink: K and V repeated to every head (repeat_kv),

@@ -24,6 +24,7 @@
 #include "gs/perf.h"
 #include "gs/sglang.h"
 #include "gs/speculative.h"
+#include "gs/vllm.h"
 #include "gs/weights.h"
 #include "readers/models.h"
 
@@ -432,6 +433,60 @@ static void test_deepseek_v4_serving(void **state)
     assert_true(seq >= 4096ULL * (3158 + 693));
     /* experts in ~4.25 bits: far below the 16-bit weights of the whole model */
     assert_true(e.per_gpu.weights_bytes < e.params.total / 2);
+}
+
+/* Buffers vLLM's DeepSeek sparse-attention models allocate with themselves (vllm.c
+ * gs_vllm_sparse_buffer_bytes), in budget.model_buffer_bytes: topk_indices_buffer, T =
+ * max_num_batched_tokens rows of index_topk int32 - DeepSeek-V4-Flash 512, -Pro 1,024, GLM-5
+ * 2,048 - and
+ * DeepSeek-V4's _mtp_hidden_buffer, T x hc_mult 4 x hidden 4,096 bf16 values, which 0.26 builds
+ * always and later releases (PR #50312) only for a speculative method that reads it. At T =
+ * 8,192: 16,777,216 and 268,435,456 bytes (DeepSeek-V4-Pro's 28,672-wide one, 469,762,048 = the
+ * PR's "448 MiB"). */
+static void test_sparse_mla_vllm_buffers(void **state)
+{
+    (void)state;
+    const struct gs_arch flash = fixture_arch_file(FLASH);
+    const struct gs_arch pro = fixture_arch_file(PRO);
+    const struct gs_arch glm = fixture_arch_file(GLM5);
+    bool ovf = false;
+    const uint64_t t = 8192;
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 0, GS_SPEC_NONE, t, 2, true, &ovf),
+                     t * 512 * 4);
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 2600, GS_SPEC_NONE, t, 2, true, &ovf),
+                     t * 512 * 4 + t * 16384 * 2);
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 2700, GS_SPEC_NONE, t, 2, true, &ovf),
+                     t * 512 * 4);
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 2700, GS_SPEC_MTP, t, 2, true, &ovf),
+                     t * 512 * 4 + t * 16384 * 2);
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 0, GS_SPEC_NGRAM, t, 2, true, &ovf),
+                     t * 512 * 4);
+    /* only the last stage keeps the residual streams */
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 2600, GS_SPEC_MTP, t, 2, false, &ovf),
+                     t * 512 * 4);
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&pro, 2600, GS_SPEC_NONE, t, 2, true, &ovf),
+                     t * 1024 * 4 + 469762048);
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&glm, 2600, GS_SPEC_MTP, t, 2, true, &ovf),
+                     t * 2048 * 4);
+    assert_false(ovf);
+
+    /* in an estimate: counted with the weights vLLM loads */
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &flash;
+    in.batch_size = 1;
+    in.context_length = 4096;
+    in.tensor = 8;
+    in.pipeline = 1;
+    in.model_bytes = 2;
+    in.engine.engine = GS_ENGINE_VLLM;
+    in.gpu.total_bytes = 150000000000ULL;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.model_buffer_bytes, r.max_num_batched_tokens * 512 * 4);
+    in.engine.spec_method = GS_SPEC_MTP;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.model_buffer_bytes, r.max_num_batched_tokens * (512 * 4 + 16384 * 2));
 }
 
 /* vLLM's DeepSeek-V4 cache format (vllm.c vllm_dsv4_kv_dtype): DeepseekV4Attention's default
@@ -938,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_sparse_mla_tensorrt_no_context_reserve),
         cmocka_unit_test(test_sparse_mla_decode_reads),
         cmocka_unit_test(test_sparse_mla_attention_flops),
+        cmocka_unit_test(test_sparse_mla_vllm_buffers),
         cmocka_unit_test(test_deepseek_v4_sglang_pools),
         cmocka_unit_test(test_glm5_sglang_cache),
         cmocka_unit_test(test_glm5_sglang_cell_price),

@@ -17,6 +17,7 @@
 #include "gs/arch.h"
 #include "gs/engine.h"
 #include "gs/runtime.h"
+#include "gs/speculative.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,6 +29,11 @@
                                         (docs/vllm-kv-budget-research.md section 18) */
 #define GS_VLLM_MTP_SHARED_HEAD 1700 /* PR #34385 (opened 2026-02-11): the first release taken to
                                         carry it; estimated from the merge date */
+#define GS_VLLM_DSV4_MTP_BUFFER_ON_DEMAND                                                          \
+    2700 /* PR #50312 ("Fix redundant memory allocation and copy for dsv4 pp buffer, 448 MiB GPU   \
+            memory saved"): DeepSeek-V4's _mtp_hidden_buffer only for a speculative method that    \
+            reads it; placed in 0.27.0 by third-party backport notes (not in 0.26.0), the merge    \
+            commit not read */
 
 /* What the non-torch term of a release counts. */
 enum gs_vllm_non_torch {
@@ -289,6 +295,20 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
                                     const struct gs_vllm_release *release, uint8_t hw,
                                     const uint64_t counts[GS_BLOCKS_MAX], uint64_t tensor,
                                     uint64_t expert, bool *overflow);
+
+/* Buffers vLLM's DeepSeek sparse-attention models allocate when they are created - inside
+ * load_model's profiler, so the logged weights include them - for `tokens`
+ * (max_num_batched_tokens) scheduled tokens: topk_indices_buffer, index_topk int32 a token, on
+ * every GPU (deepseek_v2.py DeepseekV2Model.__init__ when the config has index_topk -
+ * DeepSeek-V3.2, GLM-5 - and DeepseekV4Model / DeepseekV41Model, as every release that serves
+ * them builds it); and on the last pipeline stage DeepSeek-V4's _mtp_hidden_buffer,
+ * arch->mtp_hidden_width model-dtype values a token (hc_mult x hidden_size: the residual streams
+ * before the final hyper-connection head, kept for an MTP draft) - always before
+ * GS_VLLM_DSV4_MTP_BUFFER_ON_DEMAND, from it (and where no release is named) only when `spec`
+ * reads it (SpeculativeConfig use_eagle() - mtp, eagle, eagle3 - or uses_draft_model()). */
+uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *arch, uint32_t version,
+                                     enum gs_spec_method spec, uint64_t tokens,
+                                     uint64_t model_bytes, bool last_stage, bool *overflow);
 
 /* Non-torch memory on the least roomy GPU of a stage: the profile growth
  * (vllm.c), the communication buffers (runtime.h), where the release
