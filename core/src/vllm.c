@@ -1406,6 +1406,10 @@ uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *a, uint32_t version,
         if (a->blocks[k].mixer == GS_MIXER_MLA && a->blocks[k].attn.index_topk > topk)
             topk = a->blocks[k].attn.index_topk;
     uint64_t bytes = gs_mul(gs_mul(tokens, topk, ovf), 4, ovf);
+    /* DeepSeek-V4's MTP drafter (deepseek_v4/nvidia/mtp.py DeepSeekV4MultiTokenPredictor) builds
+     * its own, in the drafter's load_model */
+    if (a->mtp_hidden_width && spec == GS_SPEC_MTP)
+        bytes = gs_mul(bytes, 2, ovf);
     const bool reads = spec == GS_SPEC_MTP || spec == GS_SPEC_EAGLE || spec == GS_SPEC_EAGLE3 ||
                        spec == GS_SPEC_DRAFT_MODEL;
     const bool always = version != 0 && version < GS_VLLM_DSV4_MTP_BUFFER_ON_DEMAND;

@@ -440,7 +440,8 @@ static void test_deepseek_v4_serving(void **state)
  * max_num_batched_tokens rows of index_topk int32 - DeepSeek-V4-Flash 512, -Pro 1,024, GLM-5
  * 2,048 - and
  * DeepSeek-V4's _mtp_hidden_buffer, T x hc_mult 4 x hidden 4,096 bf16 values, which 0.26 builds
- * always and later releases (PR #50312) only for a speculative method that reads it. At T =
+ * always and later releases (PR #50312) only for a speculative method that reads it; an mtp
+ * draft's own model (DeepSeekV4MultiTokenPredictor) a second index buffer. At T =
  * 8,192: 16,777,216 and 268,435,456 bytes (DeepSeek-V4-Pro's 28,672-wide one, 469,762,048 = the
  * PR's "448 MiB"). */
 static void test_sparse_mla_vllm_buffers(void **state)
@@ -458,12 +459,14 @@ static void test_sparse_mla_vllm_buffers(void **state)
     assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 2700, GS_SPEC_NONE, t, 2, true, &ovf),
                      t * 512 * 4);
     assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 2700, GS_SPEC_MTP, t, 2, true, &ovf),
+                     2 * t * 512 * 4 + t * 16384 * 2); /* the drafter's own index buffer */
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 2700, GS_SPEC_EAGLE3, t, 2, true, &ovf),
                      t * 512 * 4 + t * 16384 * 2);
     assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 0, GS_SPEC_NGRAM, t, 2, true, &ovf),
                      t * 512 * 4);
     /* only the last stage keeps the residual streams */
     assert_int_equal(gs_vllm_sparse_buffer_bytes(&flash, 2600, GS_SPEC_MTP, t, 2, false, &ovf),
-                     t * 512 * 4);
+                     2 * t * 512 * 4);
     assert_int_equal(gs_vllm_sparse_buffer_bytes(&pro, 2600, GS_SPEC_NONE, t, 2, true, &ovf),
                      t * 1024 * 4 + 469762048);
     assert_int_equal(gs_vllm_sparse_buffer_bytes(&glm, 2600, GS_SPEC_MTP, t, 2, true, &ovf),
@@ -486,7 +489,8 @@ static void test_sparse_mla_vllm_buffers(void **state)
     assert_int_equal(r.budget.model_buffer_bytes, r.max_num_batched_tokens * 512 * 4);
     in.engine.spec_method = GS_SPEC_MTP;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
-    assert_int_equal(r.budget.model_buffer_bytes, r.max_num_batched_tokens * (512 * 4 + 16384 * 2));
+    assert_int_equal(r.budget.model_buffer_bytes,
+                     r.max_num_batched_tokens * (2 * 512 * 4 + 16384 * 2));
 }
 
 /* vLLM's DeepSeek-V4 cache format (vllm.c vllm_dsv4_kv_dtype): DeepseekV4Attention's default
