@@ -177,7 +177,7 @@ bool hub_ref_checkpoint_bytes(const char *checkpoint_json, uint64_t decoder_laye
             const uint64_t bytes = (uint64_t)json_integer_value(v);
             out->layer_bytes += bytes;
             if (decoder_layers > 0 && i >= decoder_layers && i - decoder_layers < mtp_layers)
-                mtp += bytes;
+                mtp = mtp + bytes < mtp ? UINT64_MAX : mtp + bytes;
         }
         out->layers = json_array_size(layers);
         out->mtp_bytes = mtp < out->tensor_bytes ? mtp : 0; /* a stored row that says otherwise

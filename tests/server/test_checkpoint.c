@@ -509,6 +509,12 @@ static void test_stored_mtp_bytes(void **state)
                                          "\"layer_bytes\": [4, 4, 2]}",
                                          2, 1, &ck));
     assert_int_equal(ck.mtp_bytes, 2);
+    /* nor are layers whose sum passes 64 bits (it would wrap to 5) */
+    assert_true(hub_ref_checkpoint_bytes("{\"format\": \"bf16\", \"tensor_bytes\": 10, "
+                                         "\"layer_bytes\": [1, 9223372036854775807, "
+                                         "9223372036854775807, 7]}",
+                                         1, 3, &ck));
+    assert_int_equal(ck.mtp_bytes, 0);
     /* a row whose MTP bytes are not below its total is not believed */
     assert_true(hub_ref_checkpoint_bytes("{\"format\": \"bf16\", \"tensor_bytes\": 10, "
                                          "\"mtp_bytes\": 10}",
