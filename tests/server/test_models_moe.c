@@ -367,26 +367,16 @@ static void test_minimax_m3_throughput(void **state)
     assert_int_equal(kv.full_token_bytes, 60 * 2048);
     assert_int_equal(kv.topk_token_bytes, 57 * 2048);
     assert_int_equal(kv.topk_tokens, 2048);
-    struct gs_perf_gpu gpu = {3350, 989, 989, 900, 5};
-    struct gs_efficiency eff;
-    gs_efficiency_defaults(&eff);
-    eff.decode_bandwidth_permille = 1000;
-    eff.prefill_permille = 1000;
-    eff.stack_compute_permille = 1000;
-    struct gs_decode_input in;
-    memset(&in, 0, sizeof(in));
-    in.arch = &a;
-    in.tensor = in.pipeline = in.batch = 1;
-    in.prompt_tokens = 131072;
-    in.kv = &kv;
+    struct fixture_perf p;
+    fixture_perf_one_sequence(&p, &a, &kv, 131072);
     struct gs_decode_result r;
-    assert_true(gs_perf_decode(&in, &gpu, &eff, &r));
+    assert_true(gs_perf_decode(&p.in, &p.gpu, &p.eff, &r));
     const double read = 131072.0 * 3 * 2048 + 2048.0 * 57 * 2048 + 131072.0 * 14592;
     if (fabs(r.memory_seconds - read / 3350e9) > 1e-9 * read / 3350e9)
         fail_msg("memory_seconds %.9g, want %.9g", r.memory_seconds, read / 3350e9);
     const double flops = 3 * 32768.0 * 65536 + 57 * (32768.0 * 2032 + 1024.0 * 65536);
-    const double want = flops * 131072 / gs_perf_peak_flops(&gpu, GS_REGIME_BF16_MIXED);
-    const double got = gs_perf_prefill_seconds(&in, &gpu, &eff);
+    const double want = flops * 131072 / gs_perf_peak_flops(&p.gpu, GS_REGIME_BF16_MIXED);
+    const double got = gs_perf_prefill_seconds(&p.in, &p.gpu, &p.eff);
     if (fabs(got - want) > 1e-9 * want)
         fail_msg("prefill %.9g s, want %.9g", got, want);
 }

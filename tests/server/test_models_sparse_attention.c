@@ -562,19 +562,10 @@ static void test_sparse_mla_decode_reads(void **state)
     assert_int_equal(g.topk_token_bytes, g.full_token_bytes);
     assert_int_equal(g.topk_tokens, 2048);
 
-    struct gs_perf_gpu gpu = {3350, 989, 989, 900, 5};
-    struct gs_efficiency eff;
-    gs_efficiency_defaults(&eff);
-    eff.decode_bandwidth_permille = 1000;
-    eff.decode_compute_permille = 1000;
-    struct gs_decode_input in;
-    memset(&in, 0, sizeof(in));
-    in.arch = &flash;
-    in.tensor = in.pipeline = in.batch = 1;
-    in.prompt_tokens = 131072;
-    in.kv = &kv;
+    struct fixture_perf p;
+    fixture_perf_one_sequence(&p, &flash, &kv, 131072);
     struct gs_decode_result r;
-    assert_true(gs_perf_decode(&in, &gpu, &eff, &r));
+    assert_true(gs_perf_decode(&p.in, &p.gpu, &p.eff, &r));
     const double read = 131072.0 * (92 + 693) + 2048.0 * 3066 + 128.0 * 43 * 584;
     if (fabs(r.memory_seconds - read / 3350e9) > 1e-9 * read / 3350e9)
         fail_msg("memory_seconds %.9g, want %.9g", r.memory_seconds, read / 3350e9);
@@ -600,26 +591,18 @@ static void test_sparse_mla_attention_flops(void **state)
     (void)state;
     const struct gs_arch flash = fixture_arch_file(FLASH);
     const struct gs_arch glm = fixture_arch_file(GLM5);
-    struct gs_perf_gpu gpu = {3350, 989, 989, 900, 5};
-    struct gs_efficiency eff;
-    gs_efficiency_defaults(&eff);
-    eff.prefill_permille = 1000;
-    eff.stack_compute_permille = 1000;
-    const double peak = gs_perf_peak_flops(&gpu, GS_REGIME_BF16_MIXED);
-    struct gs_decode_input in;
-    memset(&in, 0, sizeof(in));
-    in.tensor = in.pipeline = in.batch = 1;
-    in.prompt_tokens = 131072;
-    in.arch = &flash;
+    struct fixture_perf p;
+    fixture_perf_one_sequence(&p, &flash, NULL, 131072);
+    const double peak = gs_perf_peak_flops(&p.gpu, GS_REGIME_BF16_MIXED);
     double want = 9098665984.0 * 131072 / peak;
-    double got = gs_perf_prefill_seconds(&in, &gpu, &eff);
+    double got = gs_perf_prefill_seconds(&p.in, &p.gpu, &p.eff);
     if (fabs(got - want) > 1e-9 * want)
         fail_msg("DeepSeek-V4-Flash prefill %.9g s, want %.9g", got, want);
-    in.arch = &glm;
+    p.in.arch = &glm;
     const struct gs_block *b = gs_arch_attention_block(&glm);
     const double layer = 4.0 * 64 * (double)b->attn.head_dim * 2032 + 2.0 * 32 * 128 * 65536;
     want = 78 * layer * 131072 / peak;
-    got = gs_perf_prefill_seconds(&in, &gpu, &eff);
+    got = gs_perf_prefill_seconds(&p.in, &p.gpu, &p.eff);
     if (fabs(got - want) > 1e-9 * want)
         fail_msg("GLM-5 prefill %.9g s, want %.9g", got, want);
 }

@@ -435,3 +435,19 @@ struct gs_inference_input fixture_llama3_8b_on_h100(const struct gs_arch *a)
     in.engine.engine = GS_ENGINE_VLLM;
     return in;
 }
+
+void fixture_perf_one_sequence(struct fixture_perf *p, const struct gs_arch *arch,
+                               const struct gs_kv_layout *kv, uint64_t prompt)
+{
+    memset(p, 0, sizeof(*p));
+    p->gpu = (struct gs_perf_gpu){3350, 989, 989, 900, 5};
+    gs_efficiency_defaults(&p->eff);
+    p->eff.decode_bandwidth_permille = 1000;
+    p->eff.decode_compute_permille = 1000;
+    p->eff.prefill_permille = 1000;
+    p->eff.stack_compute_permille = 1000;
+    p->in.arch = arch;
+    p->in.tensor = p->in.pipeline = p->in.batch = 1;
+    p->in.prompt_tokens = prompt;
+    p->in.kv = kv;
+}

@@ -10,6 +10,7 @@
 #include "gs/arch.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
+#include "gs/perf.h"
 
 /* Reads `config_json` (a config.json text, printf-formatted with the
  * arguments); fails the running cmocka test with the reader's first error. */
@@ -135,6 +136,17 @@ struct gs_estimate fixture_estimate(const struct gs_arch *arch, const struct gs_
  * per parameter over the group. Returns the sequence's bytes. */
 uint64_t fixture_assert_vllm_serving(const struct gs_arch *arch, uint64_t batch, uint64_t tensor,
                                      uint64_t gpu_bytes);
+
+/* What the throughput tests compute by hand against: one sequence of `prompt` tokens of `arch`
+ * (its cache laid out as `kv`) on one GPU of 3.35 TB/s and 989 dense bf16 TFLOPS, decode reads,
+ * decode compute and prefill at full efficiency. */
+struct fixture_perf {
+    struct gs_perf_gpu gpu;
+    struct gs_efficiency eff;
+    struct gs_decode_input in;
+};
+void fixture_perf_one_sequence(struct fixture_perf *p, const struct gs_arch *arch,
+                               const struct gs_kv_layout *kv, uint64_t prompt);
 
 /* The vLLM input of the PR #10511 log: Meta-Llama-3-8B (`a`) in bf16, 16,060,522,496 bytes of
  * weights, one sequence of 8,192 tokens on one H100 of 79.22 GiB (85,061,827,297 bytes). */
