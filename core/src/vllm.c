@@ -1406,10 +1406,15 @@ uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *a, uint32_t version,
         if (a->blocks[k].mixer == GS_MIXER_MLA && a->blocks[k].attn.index_topk > topk)
             topk = a->blocks[k].attn.index_topk;
     uint64_t bytes = gs_mul(gs_mul(tokens, topk, ovf), 4, ovf);
-    /* DeepSeek-V4's MTP drafter (deepseek_v4/nvidia/mtp.py DeepSeekV4MultiTokenPredictor) builds
-     * its own, in the drafter's load_model */
-    if (a->mtp_hidden_width && spec == GS_SPEC_MTP)
+    /* an mtp drafter builds its own, in the drafter's load_model: DeepSeek-V4's one
+     * (deepseek_v4/nvidia/mtp.py DeepSeekV4MultiTokenPredictor), DeepSeek-V3.2's one a MTP layer
+     * (deepseek_mtp.py DeepSeekMultiTokenPredictorLayer: its DeepseekV2DecoderLayer's sparse
+     * attention takes one) */
+    static const char *const v32[] = {"DeepseekV32ForCausalLM", NULL};
+    if (spec == GS_SPEC_MTP && a->mtp_hidden_width)
         bytes = gs_mul(bytes, 2, ovf);
+    else if (spec == GS_SPEC_MTP && gs_arch_class_in(a, v32))
+        bytes = gs_mul(bytes, gs_add(1, gs_weights_mtp_layers(a), ovf), ovf);
     const bool reads = spec == GS_SPEC_MTP || spec == GS_SPEC_EAGLE || spec == GS_SPEC_EAGLE3 ||
                        spec == GS_SPEC_DRAFT_MODEL;
     const bool always = version != 0 && version < GS_VLLM_DSV4_MTP_BUFFER_ON_DEMAND;

@@ -301,7 +301,8 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
  * (max_num_batched_tokens) scheduled tokens: topk_indices_buffer, index_topk int32 a token, on
  * every GPU (deepseek_v2.py DeepseekV2Model.__init__ when the config has index_topk -
  * DeepSeek-V3.2, GLM-5 - and DeepseekV4Model / DeepseekV41Model, as every release that serves
- * them builds it), twice for DeepSeek-V4 with an mtp draft (its drafter builds its own); and on
+ * them builds it), and an mtp draft's model one more (DeepSeek-V4's drafter) or one a MTP layer
+ * (DeepSeek-V3.2's deepseek_mtp; GLM-5's drafter class was not read); and on
  * the last pipeline stage DeepSeek-V4's _mtp_hidden_buffer,
  * arch->mtp_hidden_width model-dtype values a token (hc_mult x hidden_size: the residual streams
  * before the final hyper-connection head, kept for an MTP draft) - always before
