@@ -1061,14 +1061,17 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
         assume_value(e, "model_buffer_bytes", r->budget.model_buffer_bytes,
                      "buffers vLLM's model allocates when it is created, sized by "
                      "max_num_batched_tokens: Qwen3-VL's DeepStack inputs (hidden_size per "
-                     "DeepStack level, model dtype, every GPU); DeepSeek sparse attention's "
+                     "DeepStack level, model dtype, every GPU); Gemma 3n's and Gemma 4's "
+                     "multimodal per-layer inputs (layers x hidden_size_per_layer_input, model "
+                     "dtype; Gemma 3n from 0.10.1); DeepSeek sparse attention's "
                      "top-k indices (index_topk int32, every GPU) and DeepSeek-V4's residual "
                      "streams for an MTP draft (hc_mult x hidden_size, model dtype, last stage; "
                      "from 0.27 only when a speculative method reads them); counted with the "
                      "weights it loads (budget.weights_bytes) and in overhead_bytes",
                      "vLLM qwen3_vl.py, qwen3_vl_moe.py and qwen3_omni_moe_thinker.py "
                      "(deepstack_input_embeds in the model's __init__), a Qwen3-VL-30B-A3B "
-                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration); deepseek_v2.py "
+                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration); gemma3n_mm.py and "
+                     "gemma4_mm.py (per_layer_embeddings; PRs #20495, #38826); deepseek_v2.py "
                      "DeepseekV2Model and deepseek_v4 DeepseekV4Model (topk_indices_buffer, "
                      "_mtp_hidden_buffer; PR #50312)");
     if (r->budget.kv_slot_bytes)

@@ -1502,12 +1502,16 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     b->rope_cache_bytes = gs_arch_rope_table_bytes(in->arch, model_bytes, ovf);
     b->rope_cache_bytes =
         gs_add(b->rope_cache_bytes, vllm_mrope_extra_bytes(in->arch, model_bytes, ovf), ovf);
-    /* buffers the model creates with itself (Qwen3-VL's DeepStack inputs, sized by the
-     * scheduler's max_num_batched_tokens) are allocated inside load_model's
-     * DeviceMemoryProfiler, so the logged weights include them */
+    /* buffers the model creates with itself (Qwen3-VL's DeepStack inputs, Gemma 3n's and
+     * Gemma 4's per-layer inputs from the releases that allocate them, sized by the scheduler's
+     * max_num_batched_tokens) are allocated inside load_model's DeviceMemoryProfiler, so the
+     * logged weights include them */
+    const uint32_t since = in->arch->token_buffer_since;
     b->model_buffer_bytes =
-        gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->token_buffer_width, ovf), model_bytes,
-               ovf);
+        since == 0 || c->version == 0 || c->version >= since
+            ? gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->token_buffer_width, ovf),
+                     model_bytes, ovf)
+            : 0;
     b->model_buffer_bytes = gs_add(b->model_buffer_bytes,
                                    gs_vllm_sparse_buffer_bytes(in->arch, c->version,
                                                                (enum gs_spec_method)c->spec_method,

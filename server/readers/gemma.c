@@ -691,11 +691,28 @@ static void read_conditional_generation(struct model_reader *r, struct gs_arch *
         audio(r, a);
 }
 
+/* The multimodal wrapper's per-layer inputs for the scheduled tokens, which vLLM's wrapper keeps
+ * from its __init__ (so inside load_model's profiler): per_layer_embeddings,
+ * max_num_batched_tokens x layers x hidden_size_per_layer_input in the model dtype
+ * (gemma3n_mm.py Gemma3nForConditionalGeneration from 0.10.1, PR #20495, before which the class
+ * was gemma3n.py's text model; gemma4_mm.py Gemma4ForConditionalGeneration from its first
+ * release, 0.19.0, PR #38826, where hidden_size_per_layer_input is set). The width is the
+ * per-layer embedding table's, layers x per-layer width. */
+static void per_layer_input_buffer(struct gs_arch *a, uint32_t vllm_since)
+{
+    for (size_t i = 0; i < a->module_count; i++)
+        if (strcmp(a->modules[i].name, "embed_tokens_per_layer") == 0) {
+            a->token_buffer_width = a->modules[i].out;
+            a->token_buffer_since = vllm_since;
+        }
+}
+
 /* Gemma4ForConditionalGeneration: the vision and audio towers when their
  * configs are present (a null audio_config builds none). */
 static void read_gemma4(struct model_reader *r, struct gs_arch *a)
 {
     read_conditional_generation(r, a, read_text, read_vision, read_audio);
+    per_layer_input_buffer(a, 0);
 }
 
 /* ------------------------------------------------------ Gemma 4 assistants */
@@ -1360,6 +1377,7 @@ static void read_gemma3n(struct model_reader *r, struct gs_arch *a)
 {
     read_conditional_generation(r, a, read_gemma3n_language, read_gemma3n_vision,
                                 read_gemma3n_audio);
+    per_layer_input_buffer(a, 1001);
 }
 
 const struct model_type MODELS_GEMMA[] = {

@@ -432,6 +432,46 @@ static void test_gemma3n_e2b(void **state)
     assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 40960);
 }
 
+/* vLLM's multimodal wrappers keep the scheduled tokens' per-layer inputs from __init__
+ * (per_layer_embeddings: max_num_batched_tokens x layers x hidden_size_per_layer_input, model
+ * dtype; gemma3n_mm.py from 0.10.1, gemma4_mm.py from its first release), counted in
+ * budget.model_buffer_bytes: Gemma 3n E4B 35 x 256 = 8,960 values a token, T x 8,960 x 2 bytes
+ * at T scheduled tokens; none in 0.10.0 (the class was gemma3n.py's text model); Gemma 4 E4B 42 x
+ * 256; the 31B has no per-layer inputs. */
+static void test_gemma_per_layer_input_buffer(void **state)
+{
+    (void)state;
+    const struct gs_arch e4b = gemma3n(35, 16384, 15);
+    assert_int_equal(e4b.token_buffer_width, 35 * 256);
+    assert_int_equal(e4b.token_buffer_since, 1001);
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = &e4b;
+    in.batch_size = 1;
+    in.context_length = 4096;
+    in.tensor = in.pipeline = 1;
+    in.model_bytes = 2;
+    in.engine.engine = GS_ENGINE_VLLM;
+    in.gpu.total_bytes = 24000000000ULL;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.model_buffer_bytes, r.max_num_batched_tokens * 8960 * 2);
+    in.engine.version = 1001;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.model_buffer_bytes, r.max_num_batched_tokens * 8960 * 2);
+    in.engine.version = 1000;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.model_buffer_bytes, 0);
+    const struct gs_arch g4 = gemma4_e_series(2560, 42, 2, 10240, 18, 6, false);
+    assert_int_equal(g4.token_buffer_width, 42 * 256);
+    assert_int_equal(g4.token_buffer_since, 0);
+    const struct gs_arch g31 = fixture_arch_file("gemma4/nvidia__Gemma-4-31B-IT-NVFP4.json");
+    assert_int_equal(g31.token_buffer_width, 0);
+    /* the text classes keep none (only under kv_sharing_fast_prefill) */
+    const struct gs_arch text = fixture_arch("{\"model_type\": \"gemma3n_text\"}");
+    assert_int_equal(text.token_buffer_width, 0);
+}
+
 /* Gemma3nConfig's defaults build the E4B with its towers; the text class
  * alone (gemma3n_text) is the text part. */
 static void test_gemma3n_defaults(void **state)
@@ -617,14 +657,23 @@ static void test_vaultgemma(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vaultgemma),         cmocka_unit_test(test_gemma4_26b_a4b),
-        cmocka_unit_test(test_gemma4_31b),         cmocka_unit_test(test_gemma4_e2b),
-        cmocka_unit_test(test_gemma4_e4b),         cmocka_unit_test(test_gemma4_text),
-        cmocka_unit_test(test_gemma4_errors),      cmocka_unit_test(test_gemma4_per_layer_config),
-        cmocka_unit_test(test_gemma4_unified_12b), cmocka_unit_test(test_gemma4_unified_defaults),
-        cmocka_unit_test(test_gemma3n_e4b),        cmocka_unit_test(test_gemma3n_e2b),
-        cmocka_unit_test(test_gemma3n_defaults),   cmocka_unit_test(test_gemma_softcapping),
-        cmocka_unit_test(test_types_listed),       cmocka_unit_test(test_gemma4_assistants),
+        cmocka_unit_test(test_vaultgemma),
+        cmocka_unit_test(test_gemma4_26b_a4b),
+        cmocka_unit_test(test_gemma4_31b),
+        cmocka_unit_test(test_gemma4_e2b),
+        cmocka_unit_test(test_gemma4_e4b),
+        cmocka_unit_test(test_gemma4_text),
+        cmocka_unit_test(test_gemma4_errors),
+        cmocka_unit_test(test_gemma4_per_layer_config),
+        cmocka_unit_test(test_gemma4_unified_12b),
+        cmocka_unit_test(test_gemma4_unified_defaults),
+        cmocka_unit_test(test_gemma3n_e4b),
+        cmocka_unit_test(test_gemma3n_e2b),
+        cmocka_unit_test(test_gemma_per_layer_input_buffer),
+        cmocka_unit_test(test_gemma3n_defaults),
+        cmocka_unit_test(test_gemma_softcapping),
+        cmocka_unit_test(test_types_listed),
+        cmocka_unit_test(test_gemma4_assistants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

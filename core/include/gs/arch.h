@@ -621,9 +621,12 @@ struct gs_arch {
     bool rope_mrope;
     /* elements per scheduled token of the buffers vLLM's model allocates when it is created and
      * keeps, so "Model loading took" includes them: Qwen3-VL's DeepStack input embeddings,
-     * max_num_batched_tokens x text hidden_size per DeepStack level in the model dtype; 0 for
-     * most models */
+     * max_num_batched_tokens x text hidden_size per DeepStack level in the model dtype; Gemma 3n's
+     * and Gemma 4's multimodal wrappers' per-layer inputs, layers x hidden_size_per_layer_input; 0
+     * for most models */
     uint64_t token_buffer_width;
+    uint32_t token_buffer_since; /* the vLLM release (gs_vllm version) from which the model
+                                    allocates them; 0: every release that serves it */
     /* DeepSeek-V4 and V4.1: elements per scheduled token of the residual streams before the final
      * hyper-connection head that vLLM's model keeps for an MTP draft (_mtp_hidden_buffer,
      * max_num_batched_tokens x hc_mult x hidden_size, model dtype, last pipeline stage; when,
