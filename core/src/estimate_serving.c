@@ -1059,21 +1059,28 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      ops->rope_source);
     if (r->budget.model_buffer_bytes)
         assume_value(e, "model_buffer_bytes", r->budget.model_buffer_bytes,
-                     "buffers vLLM's model allocates when it is created, sized by "
-                     "max_num_batched_tokens: Qwen3-VL's DeepStack inputs (hidden_size per "
-                     "DeepStack level, model dtype, every GPU); Gemma 3n's and Gemma 4's "
-                     "multimodal per-layer inputs (layers x hidden_size_per_layer_input, model "
-                     "dtype; Gemma 3n from 0.10.1); DeepSeek sparse attention's "
-                     "top-k indices (index_topk int32, every GPU) and DeepSeek-V4's residual "
-                     "streams for an MTP draft (hc_mult x hidden_size, model dtype, last stage; "
-                     "from 0.27 only when a speculative method reads them); counted with the "
-                     "weights it loads (budget.weights_bytes) and in overhead_bytes",
+                     "input buffers vLLM's model allocates when it is created, "
+                     "max_num_batched_tokens rows in the model dtype on every GPU: Qwen3-VL's and "
+                     "Granite 4.1 Vision's DeepStack levels (hidden_size each), Gemma 3n's and "
+                     "Gemma 4's per-layer inputs (layers x hidden_size_per_layer_input; Gemma 3n "
+                     "from 0.10.1); counted with the weights it loads (budget.weights_bytes) and "
+                     "in overhead_bytes",
                      "vLLM qwen3_vl.py, qwen3_vl_moe.py and qwen3_omni_moe_thinker.py "
                      "(deepstack_input_embeds in the model's __init__), a Qwen3-VL-30B-A3B "
-                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration); gemma3n_mm.py and "
-                     "gemma4_mm.py (per_layer_embeddings; PRs #20495, #38826); deepseek_v2.py "
-                     "DeepseekV2Model and deepseek_v4 DeepseekV4Model (topk_indices_buffer, "
-                     "_mtp_hidden_buffer; PR #50312)");
+                     "startup log on 4 x RTX 3090 (tests/fixtures/calibration); granite4_vision.py "
+                     "(_ds_buffers); gemma3n_mm.py and gemma4_mm.py (per_layer_embeddings; PRs "
+                     "#20495, #38826)");
+    if (r->budget.sparse_buffer_bytes)
+        assume_value(e, "sparse_buffer_bytes", r->budget.sparse_buffer_bytes,
+                     "buffers vLLM's DeepSeek sparse-attention model allocates when it is created, "
+                     "max_num_batched_tokens rows: the top-k indices (index_topk int32, every GPU; "
+                     "an mtp drafter builds its own) and DeepSeek-V4's residual streams for an MTP "
+                     "draft (hc_mult x hidden_size, model dtype, last stage; from 0.27 only when a "
+                     "speculative method reads them); counted with the weights it loads "
+                     "(budget.weights_bytes) and in overhead_bytes",
+                     "vLLM deepseek_v2.py DeepseekV2Model, deepseek_mtp.py, deepseek_v4 "
+                     "DeepseekV4Model and mtp.py (topk_indices_buffer, _mtp_hidden_buffer; PR "
+                     "#50312)");
     if (r->budget.kv_slot_bytes)
         assume_value(e, "kv_slot_bytes", r->budget.kv_slot_bytes,
                      "K and V weights the engine's Gemma 4 holds beyond the model's parameters: "
@@ -1267,7 +1274,9 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
     e->per_gpu.activations_bytes = r->budget.activation_bytes;
     e->per_gpu.overhead_bytes = gs_add(
         gs_add(r->budget.non_torch_bytes, r->budget.cuda_graph_bytes, &ovf),
-        gs_add(gs_add(gs_add(gs_add(gs_add(r->budget.rope_cache_bytes, r->budget.model_buffer_bytes,
+        gs_add(gs_add(gs_add(gs_add(gs_add(r->budget.rope_cache_bytes,
+                                           gs_add(r->budget.model_buffer_bytes,
+                                                  r->budget.sparse_buffer_bytes, &ovf),
                                            &ovf),
                                     gs_add(gs_add(r->spec_buffer_bytes, r->spec_state_bytes, &ovf),
                                            gs_add(gs_add(r->state_unbudgeted_bytes,

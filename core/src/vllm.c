@@ -1512,13 +1512,11 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
             ? gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->token_buffer_width, ovf),
                      model_bytes, ovf)
             : 0;
-    b->model_buffer_bytes = gs_add(b->model_buffer_bytes,
-                                   gs_vllm_sparse_buffer_bytes(in->arch, c->version,
-                                                               (enum gs_spec_method)c->spec_method,
-                                                               out->max_num_batched_tokens,
-                                                               model_bytes, stage->last_stage, ovf),
-                                   ovf);
+    b->sparse_buffer_bytes = gs_vllm_sparse_buffer_bytes(
+        in->arch, c->version, (enum gs_spec_method)c->spec_method, out->max_num_batched_tokens,
+        model_bytes, stage->last_stage, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->model_buffer_bytes, ovf);
+    b->weights_bytes = gs_add(b->weights_bytes, b->sparse_buffer_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);
     /* Gemma4Attention builds its QKVParallelLinear (q, k and v slots) and k_norm in every layer,
      * KV-sharing or not, and loads a k_eq_v layer's k_proj into the V slot too (gemma4.py

@@ -436,7 +436,7 @@ static void test_deepseek_v4_serving(void **state)
 }
 
 /* Buffers vLLM's DeepSeek sparse-attention models allocate with themselves (vllm.c
- * gs_vllm_sparse_buffer_bytes), in budget.model_buffer_bytes: topk_indices_buffer, T =
+ * gs_vllm_sparse_buffer_bytes), in budget.sparse_buffer_bytes: topk_indices_buffer, T =
  * max_num_batched_tokens rows of index_topk int32 - DeepSeek-V4-Flash 512, -Pro 1,024, GLM-5
  * 2,048 - and
  * DeepSeek-V4's _mtp_hidden_buffer, T x hc_mult 4 x hidden 4,096 bf16 values, which 0.26 builds
@@ -493,10 +493,11 @@ static void test_sparse_mla_vllm_buffers(void **state)
     in.gpu.total_bytes = 150000000000ULL;
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
-    assert_int_equal(r.budget.model_buffer_bytes, r.max_num_batched_tokens * 512 * 4);
+    assert_int_equal(r.budget.sparse_buffer_bytes, r.max_num_batched_tokens * 512 * 4);
+    assert_int_equal(r.budget.model_buffer_bytes, 0);
     in.engine.spec_method = GS_SPEC_MTP;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
-    assert_int_equal(r.budget.model_buffer_bytes,
+    assert_int_equal(r.budget.sparse_buffer_bytes,
                      r.max_num_batched_tokens * (2 * 512 * 4 + 16384 * 2));
 }
 

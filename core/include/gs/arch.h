@@ -630,7 +630,7 @@ struct gs_arch {
     /* DeepSeek-V4 and V4.1: elements per scheduled token of the residual streams before the final
      * hyper-connection head that vLLM's model keeps for an MTP draft (_mtp_hidden_buffer,
      * max_num_batched_tokens x hc_mult x hidden_size, model dtype, last pipeline stage; when,
-     * gs_vllm_model_buffer_bytes); 0 for other models */
+     * gs_vllm_sparse_buffer_bytes); 0 for other models */
     uint64_t mtp_hidden_width;
 };
 
