@@ -444,15 +444,7 @@ static void test_gemma_per_layer_input_buffer(void **state)
     const struct gs_arch e4b = gemma3n(35, 16384, 15);
     assert_int_equal(e4b.token_buffer_width, 35 * 256);
     assert_int_equal(e4b.token_buffer_since, 1001);
-    struct gs_inference_input in;
-    memset(&in, 0, sizeof(in));
-    in.arch = &e4b;
-    in.batch_size = 1;
-    in.context_length = 4096;
-    in.tensor = in.pipeline = 1;
-    in.model_bytes = 2;
-    in.engine.engine = GS_ENGINE_VLLM;
-    in.gpu.total_bytes = 24000000000ULL;
+    struct gs_inference_input in = fixture_vllm_one_sequence(&e4b, 1, 24000000000ULL);
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.model_buffer_bytes, r.max_num_batched_tokens * 8960 * 2);

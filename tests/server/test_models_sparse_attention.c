@@ -481,16 +481,7 @@ static void test_sparse_mla_vllm_buffers(void **state)
     assert_false(ovf);
 
     /* in an estimate: counted with the weights vLLM loads */
-    struct gs_inference_input in;
-    memset(&in, 0, sizeof(in));
-    in.arch = &flash;
-    in.batch_size = 1;
-    in.context_length = 4096;
-    in.tensor = 8;
-    in.pipeline = 1;
-    in.model_bytes = 2;
-    in.engine.engine = GS_ENGINE_VLLM;
-    in.gpu.total_bytes = 150000000000ULL;
+    struct gs_inference_input in = fixture_vllm_one_sequence(&flash, 8, 150000000000ULL);
     struct gs_inference_result r;
     assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
     assert_int_equal(r.budget.sparse_buffer_bytes, r.max_num_batched_tokens * 512 * 4);

@@ -451,3 +451,19 @@ void fixture_perf_one_sequence(struct fixture_perf *p, const struct gs_arch *arc
     p->in.prompt_tokens = prompt;
     p->in.kv = kv;
 }
+
+struct gs_inference_input fixture_vllm_one_sequence(const struct gs_arch *arch, uint64_t tensor,
+                                                    uint64_t gpu_bytes)
+{
+    struct gs_inference_input in;
+    memset(&in, 0, sizeof(in));
+    in.arch = arch;
+    in.batch_size = 1;
+    in.context_length = 4096;
+    in.tensor = tensor;
+    in.pipeline = 1;
+    in.model_bytes = 2;
+    in.engine.engine = GS_ENGINE_VLLM;
+    in.gpu.total_bytes = gpu_bytes;
+    return in;
+}

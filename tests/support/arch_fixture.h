@@ -137,6 +137,11 @@ struct gs_estimate fixture_estimate(const struct gs_arch *arch, const struct gs_
 uint64_t fixture_assert_vllm_serving(const struct gs_arch *arch, uint64_t batch, uint64_t tensor,
                                      uint64_t gpu_bytes);
 
+/* A bf16 vLLM input of one 4,096-token sequence of `arch` at tensor parallelism `tensor` on GPUs
+ * of `gpu_bytes`, the latest release's rules. */
+struct gs_inference_input fixture_vllm_one_sequence(const struct gs_arch *arch, uint64_t tensor,
+                                                    uint64_t gpu_bytes);
+
 /* What the throughput tests compute by hand against: one sequence of `prompt` tokens of `arch`
  * (its cache laid out as `kv`) on one GPU of 3.35 TB/s and 989 dense bf16 TFLOPS, decode reads,
  * decode compute and prefill at full efficiency. */
