@@ -468,6 +468,11 @@ bool gs_arch_has_mla(const struct gs_arch *a)
     return b != NULL && b->mixer == GS_MIXER_MLA;
 }
 
+bool gs_block_selects_topk(const struct gs_block *b)
+{
+    return b->mixer == GS_MIXER_MLA || (b->mixer == GS_MIXER_ATTENTION && b->attn.index_heads > 0);
+}
+
 bool gs_arch_has_sparse_mla(const struct gs_arch *a)
 {
     for (size_t b = 0; a != NULL && b < a->block_count; b++)

@@ -319,9 +319,7 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
          * MiniMax-M3's sparse GQA layers index_topk tokens (sparse_topk_blocks x
          * sparse_block_size, the query's own block among them: vLLM
          * models/minimax_m3/common/ops/sparse_attn.py reads each KV head's selected blocks) */
-        const bool topk =
-            (b->mixer == GS_MIXER_MLA || (b->mixer == GS_MIXER_ATTENTION && b->attn.index_heads)) &&
-            b->attn.index_topk;
+        const bool topk = gs_block_selects_topk(b) && b->attn.index_topk;
         if (topk) {
             const uint64_t spans = gs_mul(b->attn.index_topk, ratio ? ratio : 1, ovf);
             if (spans > out->topk_tokens)

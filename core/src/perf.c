@@ -154,13 +154,11 @@ static double attention_flops(const struct gs_arch *a, double context, bool spar
         const bool reads = b->attn.compress_ratio == 0 && b->attn.read_ratio > 0;
         const double ratio = (double)(reads ? b->attn.read_ratio : b->attn.compress_ratio);
         const double topk = (double)(reads ? b->attn.read_topk : b->attn.index_topk);
-        const bool selects =
-            b->mixer == GS_MIXER_MLA || (b->mixer == GS_MIXER_ATTENTION && b->attn.index_heads > 0);
         double keys = 0; /* what the indexer scores, at the context */
         if (sparse && b->mixer == GS_MIXER_MLA && ratio > 0) {
             keys = context / ratio; /* DeepSeek-V4's compressed entries, beside the window */
             span += grown(keys, topk, mean);
-        } else if (sparse && selects && topk > 0) {
+        } else if (sparse && gs_block_selects_topk(b) && topk > 0) {
             keys = context;
             span = grown(context, topk, mean);
         }

@@ -190,7 +190,7 @@ static void v41_attention(struct gs_arch *a, size_t b, const struct v41_shape *s
     static const struct latent_window_names names = {"attn.wq_a", "attn.q_norm",   "attn.wq_b",
                                                      "attn.wkv",  "attn.kv_norm",  "attn.wo_a",
                                                      "attn.wo_b", "attn.attn_sink"};
-    latent_window_build(a, b, &s->w, role->ratio, role->indexer == 2, &names, GS_MOD_FP32);
+    latent_window_build(a, b, &s->w, role->ratio, role->indexer == 2, &names);
     struct gs_block *blk = gs_arch_block(a, b);
     if (blk == NULL)
         return;

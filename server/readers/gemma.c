@@ -39,6 +39,8 @@
  */
 #include "readers/decoder.h"
 
+#include "gs/vllm.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -1377,7 +1379,7 @@ static void read_gemma3n(struct model_reader *r, struct gs_arch *a)
 {
     read_conditional_generation(r, a, read_gemma3n_language, read_gemma3n_vision,
                                 read_gemma3n_audio);
-    per_layer_input_buffer(a, 1001);
+    per_layer_input_buffer(a, GS_VLLM_GEMMA3N_MM_BUFFERS);
 }
 
 const struct model_type MODELS_GEMMA[] = {

@@ -41,7 +41,7 @@ bool latent_window_read(struct model_reader *r, uint64_t hidden, uint64_t heads,
  * logit per head. The cache: one head_dim entry per token, rope included (kv_lora + rope
  * below), for the window and for every compressed entry. */
 void latent_window_build(struct gs_arch *a, size_t b, const struct latent_window *w, uint64_t ratio,
-                         bool indexer, const struct latent_window_names *n, unsigned sink_flags)
+                         bool indexer, const struct latent_window_names *n)
 {
     struct gs_block *blk = gs_arch_block(a, b);
     if (blk == NULL)
@@ -79,5 +79,5 @@ void latent_window_build(struct gs_arch *a, size_t b, const struct latent_window
     gs_block_module(a, b, n->o_b, GS_MODULE_LINEAR, GS_SPLIT_ROW, GS_PART_ATTENTION, f,
                     w->o_groups * w->o_lora, h, 1);
     gs_block_module(a, b, n->sinks, GS_MODULE_TENSOR, GS_SPLIT_COLUMN, GS_PART_ATTENTION,
-                    sink_flags, 1, w->heads, 1);
+                    GS_MOD_FP32, 1, w->heads, 1);
 }

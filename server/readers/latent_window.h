@@ -30,9 +30,9 @@ struct latent_window_names {
 /* Sets block `b`'s attention - MLA over one latent head, the window, one compressed entry per
  * `ratio` tokens beside it (0: none), an indexer with keys of its own when `indexer` - and adds
  * its projections (fp8-quantizable; q_b and o_a split by columns, o_b by rows, the rest
- * replicated) and the sinks with `sink_flags`. */
+ * replicated) and the sinks, fp32 whatever the weights' format as DeepSeek's checkpoints store
+ * them and the engines keep them (vLLM DeepseekV4Attention.attn_sink, dtype=torch.float32). */
 void latent_window_build(struct gs_arch *a, size_t b, const struct latent_window *w, uint64_t ratio,
-                         bool indexer, const struct latent_window_names *names,
-                         unsigned sink_flags);
+                         bool indexer, const struct latent_window_names *names);
 
 #endif

@@ -150,15 +150,13 @@ static bool v4_read_hashed(struct model_reader *r, uint64_t layers, bool *hashed
 }
 
 /* DeepseekV4Attention (latent_window.h) under transformers' names; vLLM (deepseek_v4.py) keeps
- * q_a/kv replicated (fused_wqa_wkv). The sinks stay fp32 whatever the weights' format, as the
- * checkpoint stores them and the engines keep them (vLLM DeepseekV4Attention.attn_sink,
- * dtype=torch.float32). */
+ * q_a/kv replicated (fused_wqa_wkv). */
 static void v4_attention(struct gs_arch *a, size_t b, const struct v4_shape *s,
                          enum v4_attention kind)
 {
     static const struct latent_window_names names = {"q_a_proj", "q_a_norm", "q_b_proj", "kv_proj",
                                                      "kv_norm",  "o_a_proj", "o_b_proj", "sinks"};
-    latent_window_build(a, b, &s->w, s->rate[kind], kind == V4_CSA, &names, GS_MOD_FP32);
+    latent_window_build(a, b, &s->w, s->rate[kind], kind == V4_CSA, &names);
 }
 
 /* The compressor of a compressed layer (DeepseekV4CSACompressor / DeepseekV4HCACompressor):

@@ -839,6 +839,12 @@ bool gs_arch_is_deepseek_v4(const struct gs_arch *arch);
  * and read by the others, with Engram tables - engines size it with rules of its own. */
 bool gs_arch_is_deepseek_v41(const struct gs_arch *arch);
 
+/* Whether block `b` attends an indexer's top-k selection when the serving engines' sparse kernels
+ * run it: DeepSeek sparse attention over MLA (DeepSeek-V3.2, GLM-5, DeepSeek-V4 and V4.1; the
+ * count is index_topk, or a V4.1 reading layer's read_topk) and MiniMax-M3's GQA with a lightning
+ * indexer (index_heads: sparse_topk_blocks x sparse_block_size tokens). */
+bool gs_block_selects_topk(const struct gs_block *b);
+
 /* Whether any decoder block is DeepSeek sparse attention over MLA (index_topk set: DeepSeek-V3.2,
  * GLM-5, DeepSeek-V4, whose first layers attend through their window only). */
 bool gs_arch_has_sparse_mla(const struct gs_arch *arch);

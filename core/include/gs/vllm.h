@@ -29,6 +29,10 @@
                                         (docs/vllm-kv-budget-research.md section 18) */
 #define GS_VLLM_MTP_SHARED_HEAD 1700 /* PR #34385 (opened 2026-02-11): the first release taken to
                                         carry it; estimated from the merge date */
+#define GS_VLLM_GEMMA3N_MM_BUFFERS                                                                 \
+    1001 /* PR #20495 (merged 2025-08-09, between 0.10.0 and 0.10.1): gemma3n_mm.py's              \
+            Gemma3nForConditionalGeneration, whose __init__ keeps per_layer_embeddings; before it  \
+            the class was gemma3n.py's text model, without them */
 #define GS_VLLM_DSV4_MTP_BUFFER_ON_DEMAND                                                          \
     2700 /* PR #50312 ("Fix redundant memory allocation and copy for dsv4 pp buffer, 448 MiB GPU   \
             memory saved"): DeepSeek-V4's _mtp_hidden_buffer only for a speculative method that    \
