@@ -20,6 +20,7 @@ const ENGINES = { vllm: 'vLLM', sglang: 'SGLang', tensorrt_llm: 'TensorRT-LLM', 
 const WEIGHTS = ['fp32', 'bf16', 'fp16', 'fp8', 'fp8_per_channel', 'fp8_block', 'int8', 'int4', 'gptq', 'awq', 'nf4',
   'nf4_dq', 'q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', 'nvfp4', 'mxfp8'];
 const LORA = 'training.method=lora qlora';
+const DRAFTED = 'inference.speculative.method=mtp eagle eagle3 draft_model';
 const TRI = [['', 'default'], ['true', 'yes'], ['false', 'no']];
 const FIELDS = {
   job: [
@@ -31,7 +32,7 @@ const FIELDS = {
     ['inference.engine', 'Engine', 'sel', 'vllm', { opts: Object.keys(ENGINES) }],
     ['inference.engine_version', 'Engine release', 'text', '', { ph: 'latest modelled' }],
     ['inference.kv_cache_dtype', 'KV-cache dtype', 'sel', 'auto', { opts: ['auto', 'bf16', 'fp16', 'fp8', 'fp8_e5m2', 'int8',
-      'int8_per_token_head', 'fp8_per_token_head', 'fp8_ds_mla'] }],
+      'int8_per_token_head', 'fp8_per_token_head', 'fp8_ds_mla', 'nvfp4_ds_mla'] }],
     ['inference.context_length', 'Context, tokens per sequence', 'int', '8192'],
     ['inference.batch_size', 'Concurrent sequences', 'int', '16'],
   ],
@@ -50,8 +51,8 @@ const FIELDS = {
     ['inference.enable_prefix_caching', 'Prefix caching', 'sel', '', { dep: 'inference.engine=vllm tensorrt_llm', opts: TRI }],
     ['inference.speculative.method', 'Speculative decoding', 'sel', '', { opts: [['', 'off'], ['mtp', 'mtp (the model\'s MTP layers)'], 'eagle', 'eagle3', ['draft_model', 'draft model'], 'ngram', 'suffix'],
       hint: 'vLLM: mtp uses the model\'s MTP layers (or a Gemma 4 assistant); eagle, eagle3 and draft_model need the draft. SGLang: every method but suffix.' }],
-    ['inference.speculative.draft', 'Draft model', 'text', '', { dep: 'inference.speculative.method=mtp eagle eagle3 draft_model', ph: 'catalog id' }],
-    ['inference.speculative.num_speculative_tokens', 'Speculative tokens', 'int', '', { dep: 'inference.speculative.method=mtp eagle eagle3 draft_model ngram suffix', ph: 'engine default' }],
+    ['inference.speculative.draft', 'Draft model', 'text', '', { dep: DRAFTED, ph: 'catalog id' }],
+    ['inference.speculative.num_speculative_tokens', 'Speculative tokens', 'int', '', { dep: `${DRAFTED} ngram suffix`, ph: 'engine default' }],
   ],
   training: [
     ['training.method', 'Method', 'sel', '', { opts: [['', 'as the weights imply (full; LoRA on int8, QLoRA on 4-bit)'], 'full', 'lora', 'qlora'],
@@ -423,7 +424,7 @@ const apiUrl = (question) => new URL(`v1/${question}`, location.href).href;
 const curlFor = (question, body) =>
   `curl -s ${apiUrl(question)} -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`;
 
-// --- The shareable URL: the question and non-default fields, in the hash.
+// --- The shareable URL: the question and non-default fields in the hash
 
 function formState() {
   const p = new URLSearchParams();
