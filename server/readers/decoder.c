@@ -1102,6 +1102,25 @@ static void read_arcee(struct model_reader *r, struct gs_arch *a)
     decoder_read_ungated(r, a, &mlp, 0);
 }
 
+void decoder_read_mla(struct model_reader *r, struct gs_attention *s, uint64_t heads)
+{
+    memset(s, 0, sizeof(*s));
+    s->heads = heads;
+    s->cached = true;
+    s->q_lora_rank = rd_dim(r, NAMES("q_lora_rank"), false, 0);
+    s->kv_lora_rank = rd_dim(r, NAMES("kv_lora_rank"), true, 0);
+    s->qk_nope_head_dim = rd_dim(r, NAMES("qk_nope_head_dim"), true, 0);
+    s->qk_rope_head_dim = rd_dim(r, NAMES("qk_rope_head_dim"), true, 0);
+    s->v_head_dim = rd_dim(r, NAMES("v_head_dim"), true, 0);
+}
+
+void decoder_read_indexer(struct model_reader *r, struct gs_attention *s, uint64_t topk_default)
+{
+    s->index_heads = rd_dim(r, NAMES("index_n_heads"), true, 0);
+    s->index_head_dim = rd_dim(r, NAMES("index_head_dim"), true, 0);
+    s->index_topk = rd_dim(r, NAMES("index_topk"), false, topk_default);
+}
+
 void decoder_read_ungated(struct model_reader *r, struct gs_arch *a, const struct gs_mlp_names *mlp,
                           uint64_t head_dim)
 {

@@ -66,6 +66,14 @@ void decoder_read_dims(struct model_reader *r, struct gs_arch *a, struct decoder
 void decoder_read_ungated(struct model_reader *r, struct gs_arch *a, const struct gs_mlp_names *mlp,
                           uint64_t head_dim);
 
+/* DeepSeek's multi-head latent attention as its configs name it (DeepseekV2Config): q_lora_rank
+ * (absent or 0: the query uncompressed), kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and
+ * v_head_dim (required); `heads` heads, cached. `s` is cleared first. */
+void decoder_read_mla(struct model_reader *r, struct gs_attention *s, uint64_t heads);
+/* DeepSeek-V3.2's lightning indexer (DeepseekV32Config): index_n_heads and index_head_dim
+ * (required), and index_topk, the tokens each query attends (`topk_default` when absent). */
+void decoder_read_indexer(struct model_reader *r, struct gs_attention *s, uint64_t topk_default);
+
 /* Layer patterns as configs state them. */
 /* layer_types ["sliding_attention", "full_attention", "chunked_attention", ...]:
  * true when present (and the plan's sliding[] filled). */

@@ -23,6 +23,7 @@
  *
  * The KDA layers are kda.h's; the MLA layers cache the latent as DeepSeek's do.
  */
+#include "readers/decoder.h"
 #include "readers/kda.h"
 #include "readers/reader.h"
 
@@ -436,14 +437,7 @@ static void read_moe(struct model_reader *t, struct kimi_linear *k)
 static void read_mla(struct model_reader *t, struct kimi_linear *k)
 {
     struct gs_attention *s = &k->mla;
-    memset(s, 0, sizeof(*s));
-    s->heads = rd_dim(t, NAMES("num_attention_heads"), true, 0);
-    s->cached = true;
-    s->q_lora_rank = rd_dim(t, NAMES("q_lora_rank"), false, 0);
-    s->kv_lora_rank = rd_dim(t, NAMES("kv_lora_rank"), true, 0);
-    s->qk_nope_head_dim = rd_dim(t, NAMES("qk_nope_head_dim"), true, 0);
-    s->qk_rope_head_dim = rd_dim(t, NAMES("qk_rope_head_dim"), true, 0);
-    s->v_head_dim = rd_dim(t, NAMES("v_head_dim"), true, 0);
+    decoder_read_mla(t, s, rd_dim(t, NAMES("num_attention_heads"), true, 0));
     s->nope = rd_flag(t, "mla_use_nope", false);
     k->output_gate = rd_flag(t, "mla_use_output_gate", false);
 }

@@ -24,24 +24,6 @@ struct mla_options {
                   dense layers' own defaults */
 };
 
-static void read_mla_spec(struct model_reader *r, struct gs_attention *s, uint64_t heads,
-                          bool indexer)
-{
-    memset(s, 0, sizeof(*s));
-    s->heads = heads;
-    s->cached = true;
-    s->q_lora_rank = rd_dim(r, NAMES("q_lora_rank"), false, 0);
-    s->kv_lora_rank = rd_dim(r, NAMES("kv_lora_rank"), true, 0);
-    s->qk_nope_head_dim = rd_dim(r, NAMES("qk_nope_head_dim"), true, 0);
-    s->qk_rope_head_dim = rd_dim(r, NAMES("qk_rope_head_dim"), true, 0);
-    s->v_head_dim = rd_dim(r, NAMES("v_head_dim"), true, 0);
-    if (indexer) {
-        s->index_heads = rd_dim(r, NAMES("index_n_heads"), true, 0);
-        s->index_head_dim = rd_dim(r, NAMES("index_head_dim"), true, 0);
-        s->index_topk = rd_dim(r, NAMES("index_topk"), false, 0);
-    }
-}
-
 /* AXK2Attention and AXK2DecoderLayer (transformers models/axk2/modeling_axk2.py) over
  * DeepSeek-V3.2's layer: q_gate_proj (the checkpoint's q_b_proj) reads the concatenation of the
  * normed and the raw q_a_proj output, 2 x q_lora_rank, and gives each head its query and a gate
@@ -99,7 +81,9 @@ static void read_deepseek(struct model_reader *r, struct gs_arch *a, const struc
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     struct gs_attention spec;
-    read_mla_spec(r, &spec, plan.heads, o->indexer && !o->axk2);
+    decoder_read_mla(r, &spec, plan.heads);
+    if (o->indexer && !o->axk2)
+        decoder_read_indexer(r, &spec, 0);
     if (o->axk2) {
         /* AXK2Config's defaults; its q_lora_rank must be set (validate_architecture) */
         spec.index_heads = rd_dim(r, NAMES("index_n_heads"), false, 16);
@@ -269,7 +253,7 @@ static void read_longcat_flash(struct model_reader *r, struct gs_arch *a)
     a->tie_word_embeddings = rd_flag(r, "tie_word_embeddings", false);
     a->attention_dropout = rd_dropout(r, NAMES("attention_dropout"));
     struct gs_attention spec;
-    read_mla_spec(r, &spec, heads, false);
+    decoder_read_mla(r, &spec, heads);
     struct gs_moe moe;
     memset(&moe, 0, sizeof(moe));
     moe.experts = rd_dim(r, NAMES("n_routed_experts"), true, 0);

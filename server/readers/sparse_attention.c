@@ -381,22 +381,6 @@ static bool glm_read_routed(struct model_reader *r, struct decoder_plan *plan)
     return true;
 }
 
-static void glm_read_spec(struct model_reader *r, const struct decoder_plan *plan,
-                          struct gs_attention *s)
-{
-    memset(s, 0, sizeof(*s));
-    s->heads = plan->heads;
-    s->cached = true;
-    s->q_lora_rank = rd_dim(r, NAMES("q_lora_rank"), false, 0);
-    s->kv_lora_rank = rd_dim(r, NAMES("kv_lora_rank"), true, 0);
-    s->qk_nope_head_dim = rd_dim(r, NAMES("qk_nope_head_dim"), true, 0);
-    s->qk_rope_head_dim = rd_dim(r, NAMES("qk_rope_head_dim"), true, 0);
-    s->v_head_dim = rd_dim(r, NAMES("v_head_dim"), true, 0);
-    s->index_heads = rd_dim(r, NAMES("index_n_heads"), true, 0);
-    s->index_head_dim = rd_dim(r, NAMES("index_head_dim"), true, 0);
-    s->index_topk = rd_dim(r, NAMES("index_topk"), false, 2048);
-}
-
 /* One GLM-5 layer kind: MLA with or without its own indexer, a dense MLP or the experts. */
 static size_t glm_block(struct gs_arch *a, const struct gs_attention *spec, bool indexer,
                         const struct decoder_plan *plan, bool routed, bool bias)
@@ -445,7 +429,8 @@ static void read_glm_moe_dsa(struct model_reader *r, struct gs_arch *a)
     struct decoder_plan plan;
     decoder_read_dims(r, a, &plan, false, 0, false);
     struct gs_attention spec;
-    glm_read_spec(r, &plan, &spec);
+    decoder_read_mla(r, &spec, plan.heads);
+    decoder_read_indexer(r, &spec, 2048); /* GlmMoeDsaConfig (transformers) index_topk=2048 */
     decoder_read_experts(r, &plan, false);
     plan.experts.shared_width = plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 1);
     plan.experts.router_buffer = plan.experts.experts;
