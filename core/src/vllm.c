@@ -1407,10 +1407,13 @@ uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *a, uint32_t version,
             topk = a->blocks[k].attn.index_topk;
     uint64_t bytes = gs_mul(gs_mul(tokens, topk, ovf), 4, ovf);
     /* an mtp drafter builds its own, in the drafter's load_model: DeepSeek-V4's one
-     * (deepseek_v4/nvidia/mtp.py DeepSeekV4MultiTokenPredictor), DeepSeek-V3.2's one a MTP layer
-     * (deepseek_mtp.py DeepSeekMultiTokenPredictorLayer: its DeepseekV2DecoderLayer's sparse
-     * attention takes one) */
-    static const char *const v32[] = {"DeepseekV32ForCausalLM", NULL};
+     * (deepseek_v4/nvidia/mtp.py DeepSeekV4MultiTokenPredictor), DeepSeek-V3.2's and GLM-5's one
+     * a MTP layer (vllm/config/speculative.py rewrites deepseek_v32 and glm_moe_dsa to
+     * deepseek_mtp - for GLM-5 from its first release, 0.16.0, PR #34124 - whose
+     * DeepSeekMultiTokenPredictorLayer allocates it when the config has index_topk; the
+     * proposer shares the target's only where the target keeps one as an attribute, which
+     * DeepseekV2Model does not) */
+    static const char *const v32[] = {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM", NULL};
     if (spec == GS_SPEC_MTP && a->mtp_hidden_width)
         bytes = gs_mul(bytes, 2, ovf);
     else if (spec == GS_SPEC_MTP && gs_arch_class_in(a, v32))

@@ -441,8 +441,8 @@ static void test_deepseek_v4_serving(void **state)
  * 2,048 - and
  * DeepSeek-V4's _mtp_hidden_buffer, T x hc_mult 4 x hidden 4,096 bf16 values, which 0.26 builds
  * always and later releases (PR #50312) only for a speculative method that reads it; an mtp
- * draft's own model a second index buffer (DeepSeekV4MultiTokenPredictor; DeepSeek-V3.2's
- * deepseek_mtp one a MTP layer). At T =
+ * draft's own model a second index buffer (DeepSeekV4MultiTokenPredictor; DeepSeek-V3.2's and
+ * GLM-5's deepseek_mtp one a MTP layer). At T =
  * 8,192: 16,777,216 and 268,435,456 bytes (DeepSeek-V4-Pro's 28,672-wide one, 469,762,048 = the
  * PR's "448 MiB"). */
 static void test_sparse_mla_vllm_buffers(void **state)
@@ -470,9 +470,11 @@ static void test_sparse_mla_vllm_buffers(void **state)
                      2 * t * 512 * 4);
     assert_int_equal(gs_vllm_sparse_buffer_bytes(&pro, 2600, GS_SPEC_NONE, t, 2, true, &ovf),
                      t * 1024 * 4 + 469762048);
-    assert_int_equal(gs_vllm_sparse_buffer_bytes(&glm, 2600, GS_SPEC_MTP, t, 2, true, &ovf),
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&glm, 2600, GS_SPEC_NONE, t, 2, true, &ovf),
                      t * 2048 * 4);
-    /* DeepSeek-V3.2's deepseek_mtp drafter: one more for its MTP layer */
+    /* DeepSeek-V3.2's and GLM-5's deepseek_mtp drafter: one more for its MTP layer */
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&glm, 2600, GS_SPEC_MTP, t, 2, true, &ovf),
+                     2 * t * 2048 * 4);
     const struct gs_arch v32 = fixture_arch_file("deepseek_v32/deepseek-ai__DeepSeek-V3.2.json");
     assert_int_equal(gs_vllm_sparse_buffer_bytes(&v32, 0, GS_SPEC_NONE, t, 2, true, &ovf),
                      t * 2048 * 4);
