@@ -1427,6 +1427,23 @@ uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *a, uint32_t version,
     return bytes;
 }
 
+uint64_t gs_vllm_block_topk_buffer_bytes(const struct gs_arch *a, uint64_t tokens, uint64_t tensor,
+                                         bool rocm, bool *ovf)
+{
+    for (size_t k = 0; k < a->block_count; k++) {
+        const struct gs_attention *s = &a->blocks[k].attn;
+        if (a->blocks[k].mixer != GS_MIXER_ATTENTION || s->index_heads == 0 || s->index_block == 0)
+            continue;
+        const uint64_t heads =
+            tensor > 0 && s->index_heads / tensor > 1 ? s->index_heads / tensor : 1;
+        /* "Pad tokens to a multiple of 4 so the buffer head stride stays int4-aligned" */
+        const uint64_t rows = rocm ? tokens : gs_mul(gs_div_ceil(tokens, 4), 4, ovf);
+        return gs_mul(gs_mul(gs_mul(heads, rows, ovf), s->index_topk / s->index_block, ovf), 4,
+                      ovf);
+    }
+    return 0;
+}
+
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                       struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
@@ -1518,6 +1535,11 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
     b->sparse_buffer_bytes = gs_vllm_sparse_buffer_bytes(
         in->arch, c->version, (enum gs_spec_method)c->spec_method, out->max_num_batched_tokens,
         model_bytes, stage->last_stage, ovf);
+    b->sparse_buffer_bytes =
+        gs_add(b->sparse_buffer_bytes,
+               gs_vllm_block_topk_buffer_bytes(in->arch, out->max_num_batched_tokens, in->tensor,
+                                               in->gpu.rocm, ovf),
+               ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->model_buffer_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->sparse_buffer_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);

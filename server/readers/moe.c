@@ -370,14 +370,14 @@ static void read_indexer(struct model_reader *r, struct gs_attention *spec)
             return;
         spec->index_heads = rd_size(r, NAMES("index_n_heads"), 4);
         spec->index_head_dim = rd_size(r, NAMES("index_head_dim"), 128);
-        spec->index_topk =
-            rd_size(r, NAMES("index_topk_blocks"), 16) * rd_size(r, NAMES("index_block_size"), 128);
+        spec->index_block = rd_size(r, NAMES("index_block_size"), 128);
+        spec->index_topk = rd_size(r, NAMES("index_topk_blocks"), 16) * spec->index_block;
         return;
     }
     spec->index_heads = rd_dim(&sparse, NAMES("sparse_num_index_heads"), true, 0);
     spec->index_head_dim = rd_dim(&sparse, NAMES("sparse_index_dim"), true, 0);
-    spec->index_topk = rd_dim(&sparse, NAMES("sparse_topk_blocks"), false, 16) *
-                       rd_dim(&sparse, NAMES("sparse_block_size"), false, 128);
+    spec->index_block = rd_dim(&sparse, NAMES("sparse_block_size"), false, 128);
+    spec->index_topk = rd_dim(&sparse, NAMES("sparse_topk_blocks"), false, 16) * spec->index_block;
     if (!sparse.ok)
         r->ok = false;
 }
@@ -402,6 +402,7 @@ static size_t minimax_m3_block(struct gs_arch *a, const struct decoder_plan *pla
         spec.index_heads = indexer->index_heads;
         spec.index_head_dim = indexer->index_head_dim;
         spec.index_topk = indexer->index_topk;
+        spec.index_block = indexer->index_block;
     }
     gs_build_attention(a, b, &spec, &GS_ATTENTION_NAMES, false, false);
     gs_block_module(a, b, "q_norm", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 1,

@@ -16,6 +16,7 @@
 #include "gs/estimate.h"
 #include "gs/inference.h"
 #include "gs/perf.h"
+#include "gs/vllm.h"
 #include "readers/models.h"
 
 #include <math.h>
@@ -381,6 +382,33 @@ static void test_minimax_m3_throughput(void **state)
         fail_msg("prefill %.9g s, want %.9g", got, want);
 }
 
+/* vLLM's MiniMaxM3Model.__init__ (models/minimax_m3/nvidia/model.py, PR #45892) allocates one
+ * topk_indices_buffer: int32 [max(1, sparse_num_index_heads 4 // tp), max_num_batched_tokens
+ * rounded up to 4, sparse_topk_blocks 16]; the ROCm model does not round. By hand: TP 1, 8,192
+ * tokens: 4 x 8,192 x 16 x 4 = 2,097,152 bytes; TP 2: 1,048,576; TP 8 keeps one head:
+ * 524,288; 8,190 tokens round to 8,192 on NVIDIA, stay 8,190 on ROCm (4 x 8,190 x 64 =
+ * 2,096,640). A DeepSeek model picks tokens, not blocks: none. */
+static void test_minimax_m3_vllm_buffer(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("minimax_m3/MiniMaxAI__MiniMax-M3.json");
+    bool ovf = false;
+    assert_int_equal(gs_vllm_block_topk_buffer_bytes(&a, 8192, 1, false, &ovf), 2097152);
+    assert_int_equal(gs_vllm_block_topk_buffer_bytes(&a, 8192, 2, false, &ovf), 1048576);
+    assert_int_equal(gs_vllm_block_topk_buffer_bytes(&a, 8192, 8, false, &ovf), 524288);
+    assert_int_equal(gs_vllm_block_topk_buffer_bytes(&a, 8190, 1, false, &ovf), 2097152);
+    assert_int_equal(gs_vllm_block_topk_buffer_bytes(&a, 8190, 1, true, &ovf), 2096640);
+    const struct gs_arch v32 = fixture_arch_file("deepseek_v32/deepseek-ai__DeepSeek-V3.2.json");
+    assert_int_equal(gs_vllm_block_topk_buffer_bytes(&v32, 8192, 1, false, &ovf), 0);
+    assert_false(ovf);
+
+    /* in an estimate at TP 8 (one index head a GPU): counted with the weights vLLM loads */
+    struct gs_inference_input in = fixture_vllm_one_sequence(&a, 8, 150000000000ULL);
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.budget.sparse_buffer_bytes, (r.max_num_batched_tokens + 3) / 4 * 4 * 16 * 4);
+}
+
 /* Hy3 (hy_v3; modular_hy_v3.py), HYV3Config's defaults (the docstring's tencent/Hy3-preview): h
  * 4,096, 80 layers of 64 heads and 8 KV heads of 128, V 120,832, untied; layer 0 dense (13,312),
  * 79 sparse (192 experts of 1,536, top 8, one shared expert). By hand, attention a layer: q and
@@ -736,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_minimax_m2_successors),
         cmocka_unit_test(test_minimax_m3),
         cmocka_unit_test(test_minimax_m3_throughput),
+        cmocka_unit_test(test_minimax_m3_vllm_buffer),
         cmocka_unit_test(test_exaone4),
         cmocka_unit_test(test_hy_v3),
         cmocka_unit_test(test_inkling),

@@ -218,6 +218,9 @@ struct gs_attention {
     /* DeepSeek sparse attention: a lightning indexer with its own key cache (also on GQA
      * attention blocks: MiniMax-M3, one bf16 key of index_head_dim per token) */
     uint64_t index_heads, index_head_dim, index_topk;
+    uint64_t index_block; /* tokens one selected entry spans where the indexer scores and picks
+                             blocks (MiniMax-M3's sparse_block_size: index_topk is
+                             sparse_topk_blocks of them); 0 = one token (DeepSeek) */
     /* DeepSeek-V4 (an MLA block with a sliding window): besides the last `window` tokens the
      * layer caches one compressed entry per `compress_ratio` tokens over the whole context,
      * and its indexer (index_heads) one key per compressed entry; 0 = the window only */

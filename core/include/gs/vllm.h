@@ -306,7 +306,7 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
  * every GPU (deepseek_v2.py DeepseekV2Model.__init__ when the config has index_topk -
  * DeepSeek-V3.2, GLM-5 - and DeepseekV4Model / DeepseekV41Model, as every release that serves
  * them builds it), and an mtp draft's model one more (DeepSeek-V4's drafter) or one a MTP layer
- * (DeepSeek-V3.2's deepseek_mtp; GLM-5's drafter class was not read); and on
+ * (the deepseek_mtp drafter of DeepSeek-V3.2 and GLM-5); and on
  * the last pipeline stage DeepSeek-V4's _mtp_hidden_buffer,
  * arch->mtp_hidden_width model-dtype values a token (hc_mult x hidden_size: the residual streams
  * before the final hyper-connection head, kept for an MTP draft) - always before
@@ -315,6 +315,16 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
 uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *arch, uint32_t version,
                                      enum gs_spec_method spec, uint64_t tokens,
                                      uint64_t model_bytes, bool last_stage, bool *overflow);
+
+/* Bytes of the block top-k buffer MiniMax-M3's model allocates with itself on every GPU
+ * (vllm/models/minimax_m3/nvidia/model.py MiniMaxM3Model.__init__, PR #45892, in M3's first
+ * release 0.24.0): topk_indices_buffer, int32, max(1, sparse_num_index_heads / `tensor`) index
+ * heads x max_num_batched_tokens (`tokens`, rounded up to a multiple of 4 on NVIDIA GPUs; the
+ * ROCm model does not round) x sparse_topk_blocks - one per model, shared by every sparse layer
+ * and by the mtp draft (llm_base_proposer.py rebinds the drafter's to the target's). 0 for a
+ * model whose attention blocks pick no blocks (arch->blocks' attn.index_block). */
+uint64_t gs_vllm_block_topk_buffer_bytes(const struct gs_arch *arch, uint64_t tokens,
+                                         uint64_t tensor, bool rocm, bool *overflow);
 
 /* Non-torch memory on the least roomy GPU of a stage: the profile growth
  * (vllm.c), the communication buffers (runtime.h), where the release
