@@ -1071,18 +1071,21 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      "(_ds_buffers); gemma3n_mm.py and gemma4_mm.py (per_layer_embeddings; PRs "
                      "#20495, #38826)");
     if (r->budget.sparse_buffer_bytes)
-        assume_value(e, "sparse_buffer_bytes", r->budget.sparse_buffer_bytes,
-                     "buffers vLLM's sparse-attention model allocates when it is created, "
-                     "max_num_batched_tokens rows: the top-k indices (DeepSeek's index_topk "
-                     "int32, every GPU, an mtp drafter building its own; MiniMax-M3's "
-                     "sparse_topk_blocks int32 per index head on the GPU) and DeepSeek-V4's "
-                     "residual streams for an MTP draft (hc_mult x hidden_size, model dtype, last "
-                     "stage; from 0.27 only when a speculative method reads them); counted with "
-                     "the weights it loads (budget.weights_bytes) and in overhead_bytes",
-                     "vLLM deepseek_v2.py DeepseekV2Model, deepseek_mtp.py, deepseek_v4 "
-                     "DeepseekV4Model and mtp.py (topk_indices_buffer, _mtp_hidden_buffer; PR "
-                     "#50312), models/minimax_m3 model.py MiniMaxM3Model (topk_indices_buffer; "
-                     "PR #45892)");
+        assume_value(
+            e, "sparse_buffer_bytes", r->budget.sparse_buffer_bytes,
+            "buffers vLLM's sparse-attention model allocates when it is created, "
+            "max_num_batched_tokens rows: the top-k indices (DeepSeek's index_topk "
+            "int32, every GPU, an mtp drafter building its own; MiniMax-M3's "
+            "sparse_topk_blocks int32 per index head on the GPU) and DeepSeek-V4's "
+            "residual streams for an MTP draft (hc_mult x hidden_size, model dtype, last "
+            "stage; from 0.27 only when a speculative method reads them), and in 0.27-0.28 "
+            "DeepSeek-V4's eager scratch pool (padded query heads x head_dim bf16 and the "
+            "indexer's fp4 queries); counted with the weights it loads "
+            "(budget.weights_bytes) and in overhead_bytes",
+            "vLLM deepseek_v2.py DeepseekV2Model, deepseek_mtp.py, deepseek_v4 "
+            "DeepseekV4Model and mtp.py (topk_indices_buffer, _mtp_hidden_buffer; PR "
+            "#50312), eager_scratch.py (PRs #49236, #52836), models/minimax_m3 model.py "
+            "MiniMaxM3Model (topk_indices_buffer; PR #45892)");
     if (r->budget.kv_slot_bytes)
         assume_value(e, "kv_slot_bytes", r->budget.kv_slot_bytes,
                      "K and V weights the engine's Gemma 4 holds beyond the model's parameters: "

@@ -1444,6 +1444,50 @@ uint64_t gs_vllm_block_topk_buffer_bytes(const struct gs_arch *a, uint64_t token
     return 0;
 }
 
+uint64_t gs_vllm_dsv4_scratch_bytes(const struct gs_arch *a, uint32_t version, uint64_t tokens,
+                                    uint64_t tensor, uint8_t sm_major, bool rocm, bool *ovf)
+{
+    static const char *const v4[] = {"DeepseekV4ForCausalLM", NULL};
+    if (rocm || version < GS_VLLM_DSV4_EAGER_SCRATCH ||
+        version >= GS_VLLM_DSV4_EAGER_SCRATCH_REVERTED || !gs_arch_class_in(a, v4))
+        return 0;
+    const struct gs_attention *attn = NULL, *indexer = NULL;
+    for (size_t k = 0; k < a->block_count; k++)
+        if (a->blocks[k].mixer == GS_MIXER_MLA) {
+            attn = attn ? attn : &a->blocks[k].attn;
+            if (a->blocks[k].attn.index_heads && indexer == NULL)
+                indexer = &a->blocks[k].attn;
+        }
+    if (attn == NULL)
+        return 0;
+    /* get_padded_num_q_heads(num_attention_heads // tp): nvidia/flashmla.py "FP8 decode kernel
+     * only supports h_q = 64 or 128"; flashinfer_sparse.py _pad_to_supported_q_heads (8, 16, 32,
+     * 64, 128) */
+    const uint64_t heads = tensor > 1 ? attn->heads / tensor : attn->heads;
+    uint64_t padded = heads;
+    if (sm_major == 12) {
+        for (uint64_t p = 8; p <= 128; p *= 2)
+            if (heads <= p) {
+                padded = p;
+                break;
+            }
+    } else {
+        padded = heads <= 64 ? 64 : 128;
+    }
+    const uint64_t d = attn->head_dim;
+    uint64_t aux = gs_mul(d, 4, ovf); /* compressor_specs: (T, head_dim) fp32 */
+    if (indexer != NULL) {
+        const uint64_t id = indexer->index_head_dim;
+        const uint64_t fp4 =
+            gs_mul(indexer->index_heads, gs_add(id / 2 + id / 32, 4, ovf), ovf); /* fp4_specs */
+        const uint64_t global = gs_mul(gs_add(indexer->index_topk, 1, ovf), 4, ovf);
+        aux = fp4 > aux ? fp4 : aux;
+        aux = global > aux ? global : aux;
+    }
+    /* the store's views start at 256-byte boundaries (_ALIGNMENT): left out, under 1 KiB */
+    return gs_mul(tokens, gs_add(gs_mul(gs_mul(padded, d, ovf), 2, ovf), aux, ovf), ovf);
+}
+
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
                       struct gs_inference_result *out, uint64_t *non_torch, bool *ovf)
 {
@@ -1539,6 +1583,11 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
         gs_add(b->sparse_buffer_bytes,
                gs_vllm_block_topk_buffer_bytes(in->arch, out->max_num_batched_tokens, in->tensor,
                                                in->gpu.rocm, ovf),
+               ovf);
+    b->sparse_buffer_bytes =
+        gs_add(b->sparse_buffer_bytes,
+               gs_vllm_dsv4_scratch_bytes(in->arch, c->version, out->max_num_batched_tokens,
+                                          in->tensor, in->gpu.sm_major, in->gpu.rocm, ovf),
                ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->model_buffer_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->sparse_buffer_bytes, ovf);

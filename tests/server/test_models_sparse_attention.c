@@ -494,6 +494,46 @@ static void test_sparse_mla_vllm_buffers(void **state)
                      r.max_num_batched_tokens * (2 * 512 * 4 + 16384 * 2));
 }
 
+/* vLLM 0.27-0.28's DeepSeek-V4 eager scratch pool (vllm.c gs_vllm_dsv4_scratch_bytes;
+ * eager_scratch.py DeepseekV4EagerScratchPool, PR #49236, reverted by PR #52836), by hand, T =
+ * 8,192 tokens. Flash (64 heads of 512, 64 index heads of 128, top-k 512): the store's largest
+ * family is the fp4 indexer's queries, 64 x (64 + 4 + 4) = 4,608 bytes a token (the top-k's 513 x
+ * 4 = 2,052, the compressor's 512 x 4 = 2,048); the query output 64 padded heads x 512 x 2 =
+ * 65,536 - at TP 1 and at TP 2 alike on FlashMLA (32 heads padded to 64): 8,192 x 70,144 =
+ * 574,619,648 (548 MiB); on 12.x FlashInfer keeps 32: 8,192 x (32,768 + 4,608) = 306,184,192 (the
+ * "256 MiB at TP=2" plus 36 MiB of aux a fork's comment gives). Pro (128 heads, top-k 1,024: 4,100
+ * < 4,608) at TP 1: 8,192 x (131,072 + 4,608) = 1,111,490,560. */
+static void test_deepseek_v4_vllm_scratch_pool(void **state)
+{
+    (void)state;
+    const struct gs_arch flash = fixture_arch_file(FLASH);
+    const struct gs_arch pro = fixture_arch_file(PRO);
+    const struct gs_arch glm = fixture_arch_file(GLM5);
+    bool ovf = false;
+    const uint64_t t = 8192;
+    assert_int_equal(gs_vllm_dsv4_scratch_bytes(&flash, 2700, t, 1, 9, false, &ovf), 574619648);
+    assert_int_equal(gs_vllm_dsv4_scratch_bytes(&flash, 2800, t, 2, 9, false, &ovf), 574619648);
+    assert_int_equal(gs_vllm_dsv4_scratch_bytes(&flash, 2800, t, 2, 12, false, &ovf), 306184192);
+    assert_int_equal(gs_vllm_dsv4_scratch_bytes(&pro, 2800, t, 1, 10, false, &ovf), 1111490560);
+    /* before PR #49236, after its revert, the latest, on ROCm, and other models: none */
+    assert_int_equal(gs_vllm_dsv4_scratch_bytes(&flash, 2600, t, 1, 9, false, &ovf), 0);
+    assert_int_equal(gs_vllm_dsv4_scratch_bytes(&flash, 2900, t, 1, 9, false, &ovf), 0);
+    assert_int_equal(gs_vllm_dsv4_scratch_bytes(&flash, 0, t, 1, 9, false, &ovf), 0);
+    assert_int_equal(gs_vllm_dsv4_scratch_bytes(&flash, 2800, t, 1, 9, true, &ovf), 0);
+    assert_int_equal(gs_vllm_dsv4_scratch_bytes(&glm, 2800, t, 1, 9, false, &ovf), 0);
+    assert_false(ovf);
+
+    /* in an estimate on 0.28: with the weights vLLM loads, beside the top-k index buffer */
+    struct gs_inference_input in = fixture_vllm_one_sequence(&flash, 8, 150000000000ULL);
+    in.engine.version = 2800;
+    in.gpu.sm_major = 9;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    /* TP 8: 8 heads padded to 64 */
+    assert_int_equal(r.budget.sparse_buffer_bytes,
+                     r.max_num_batched_tokens * (512 * 4 + 65536 + 4608));
+}
+
 /* vLLM's DeepSeek-V4 cache format (vllm.c vllm_dsv4_kv_dtype): DeepseekV4Attention's default
  * classes store fp8_ds_mla entries and rewrite every fp8 kv_cache_dtype to it
  * (_resolve_dsv4_kv_cache_dtype); auto is sized so with a warning (some releases assert on it),
@@ -982,6 +1022,7 @@ int main(void)
         cmocka_unit_test(test_sparse_mla_decode_reads),
         cmocka_unit_test(test_sparse_mla_attention_flops),
         cmocka_unit_test(test_sparse_mla_vllm_buffers),
+        cmocka_unit_test(test_deepseek_v4_vllm_scratch_pool),
         cmocka_unit_test(test_deepseek_v4_sglang_pools),
         cmocka_unit_test(test_glm5_sglang_cache),
         cmocka_unit_test(test_glm5_sglang_cell_price),

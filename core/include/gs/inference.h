@@ -342,8 +342,9 @@ struct gs_budget {
                                     (gs_arch.token_buffer_width), in weights_bytes */
     uint64_t sparse_buffer_bytes; /* sparse attention's buffers vLLM's model (and its mtp
                                      drafter) allocates when it is created: DeepSeek's
-                                     (gs_vllm_sparse_buffer_bytes) and MiniMax-M3's
-                                     (gs_vllm_block_topk_buffer_bytes), in weights_bytes */
+                                     (gs_vllm_sparse_buffer_bytes, gs_vllm_dsv4_scratch_bytes)
+                                     and MiniMax-M3's (gs_vllm_block_topk_buffer_bytes), in
+                                     weights_bytes */
     uint64_t layout_bytes;       /* what the engine's kernels add to the weights as loaded (vLLM's
                                     MXFP4 MoE padding and swizzled scales) */
     uint64_t kv_slot_bytes; /* K and V slots vLLM's and SGLang's fused QKV linears hold beyond the

@@ -33,6 +33,13 @@
     1001 /* PR #20495 (merged 2025-08-09, between 0.10.0 and 0.10.1): gemma3n_mm.py's              \
             Gemma3nForConditionalGeneration, whose __init__ keeps per_layer_embeddings; before it  \
             the class was gemma3n.py's text model, without them */
+#define GS_VLLM_DSV4_EAGER_SCRATCH                                                                 \
+    2700 /* PR #49236 (merged 2026-07-31): DeepseekV4EagerScratchPool; in 0.27.0 by third-party    \
+            backport notes and a 0.27.1 source audit, not in 0.26.0 */
+#define GS_VLLM_DSV4_EAGER_SCRATCH_REVERTED                                                        \
+    2900 /* PR #52836 ("Revert DSv4 eager workspace reuse", merged 2026-08-19), after 0.28.0's     \
+            branch (a project patching the 0.28.0 wheel, tag commit 2cf0a69, must find the pool    \
+            to remove it); 0.29.0 was cut from later main */
 #define GS_VLLM_DSV4_MTP_BUFFER_ON_DEMAND                                                          \
     2700 /* PR #50312 ("Fix redundant memory allocation and copy for dsv4 pp buffer, 448 MiB GPU   \
             memory saved"): DeepSeek-V4's _mtp_hidden_buffer only for a speculative method that    \
@@ -325,6 +332,20 @@ uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *arch, uint32_t versio
  * model whose attention blocks pick no blocks (arch->blocks' attn.index_block). */
 uint64_t gs_vllm_block_topk_buffer_bytes(const struct gs_arch *arch, uint64_t tokens,
                                          uint64_t tensor, bool rocm, bool *overflow);
+
+/* Bytes of the eager scratch pool vLLM's DeepSeek-V4 model allocates with itself on each GPU in
+ * the releases [GS_VLLM_DSV4_EAGER_SCRATCH, GS_VLLM_DSV4_EAGER_SCRATCH_REVERTED)
+ * (vllm/models/deepseek_v4/eager_scratch.py DeepseekV4EagerScratchPool, built in nvidia/model.py
+ * DeepseekV4Model.__init__ unless micro-batching is on): a bf16 query output of `tokens`
+ * (max_num_batched_tokens) x the padded query heads a rank x head_dim, and one store the size of
+ * the largest of three families that alias it - the fp4 indexer's queries (index heads x
+ * (index_head_dim / 2 + index_head_dim / 32 + 4) bytes a token), the global top-k indices
+ * ((index_topk + 1) int32) and the compressor's fp32 scratch (head_dim fp32). The query heads are
+ * padded as the attention class does: FlashMLA's (compute capability 9.x and 10.x) to 64 or 128,
+ * FlashInfer's SM120 class (12.x) to the next of 8, 16, 32, 64, 128. 0 for other models and
+ * releases (`version` 0, the latest, included) and on ROCm (the NVIDIA model builds it). */
+uint64_t gs_vllm_dsv4_scratch_bytes(const struct gs_arch *arch, uint32_t version, uint64_t tokens,
+                                    uint64_t tensor, uint8_t sm_major, bool rocm, bool *overflow);
 
 /* Non-torch memory on the least roomy GPU of a stage: the profile growth
  * (vllm.c), the communication buffers (runtime.h), where the release
