@@ -1063,19 +1063,21 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
                      "max_num_batched_tokens rows in the model dtype on every GPU: Qwen3-VL's and "
                      "Granite 4.1 Vision's DeepStack levels (hidden_size each), Gemma 3n's and "
                      "Gemma 4's per-layer inputs (layers x hidden_size_per_layer_input; Gemma 3n "
-                     "from 0.10.1); counted with the weights it loads (budget.weights_bytes) and "
-                     "in overhead_bytes",
+                     "from 0.10.1), DeepSeek-V4.1's staged Engram rows (each Engram layer's hash "
+                     "columns over the tensor ranks x engram_head_dim, bf16); counted with the "
+                     "weights it loads (budget.weights_bytes) and in overhead_bytes",
                      "vLLM qwen3_vl.py, qwen3_vl_moe.py and qwen3_omni_moe_thinker.py "
                      "(deepstack_input_embeds in the model's __init__), a Qwen3-VL-30B-A3B "
                      "startup log on 4 x RTX 3090 (tests/fixtures/calibration); granite4_vision.py "
                      "(_ds_buffers); gemma3n_mm.py and gemma4_mm.py (per_layer_embeddings; PRs "
-                     "#20495, #38826)");
+                     "#20495, #38826); models/deepseek_v41 common/engram.py (staged_rows)");
     if (r->budget.sparse_buffer_bytes)
         assume_value(
             e, "sparse_buffer_bytes", r->budget.sparse_buffer_bytes,
             "buffers vLLM's sparse-attention model allocates when it is created, "
             "max_num_batched_tokens rows: the top-k indices (DeepSeek's index_topk "
-            "int32, every GPU, an mtp drafter building its own; MiniMax-M3's "
+            "int32, every GPU, an mtp drafter building its own; DeepSeek-V4.1's candidate "
+            "blocks, candidate_topk_blocks int32; MiniMax-M3's "
             "sparse_topk_blocks int32 per index head on the GPU) and DeepSeek-V4's "
             "residual streams for an MTP draft (hc_mult x hidden_size, model dtype, last "
             "stage; from 0.27 only when a speculative method reads them), and in 0.27-0.28 "
@@ -1084,7 +1086,8 @@ static void explain_serving(const struct gs_workload *w, const struct gs_engine_
             "(budget.weights_bytes) and in overhead_bytes",
             "vLLM deepseek_v2.py DeepseekV2Model, deepseek_mtp.py, deepseek_v4 "
             "DeepseekV4Model and mtp.py (topk_indices_buffer, _mtp_hidden_buffer; PR "
-            "#50312), eager_scratch.py (PRs #49236, #52836), models/minimax_m3 model.py "
+            "#50312), eager_scratch.py (PRs #49236, #52836), models/deepseek_v41 model.py "
+            "(candidate_block_buffer), models/minimax_m3 model.py "
             "MiniMaxM3Model (topk_indices_buffer; PR #45892)");
     if (r->budget.kv_slot_bytes)
         assume_value(e, "kv_slot_bytes", r->budget.kv_slot_bytes,

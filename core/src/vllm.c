@@ -1418,6 +1418,11 @@ uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *a, uint32_t version,
         bytes = gs_mul(bytes, 2, ovf);
     else if (spec == GS_SPEC_MTP && gs_arch_class_in(a, v32))
         bytes = gs_mul(bytes, gs_add(1, gs_weights_mtp_layers(a), ovf), ovf);
+    /* DeepSeek-V4.1's model also keeps candidate_block_buffer, max_num_batched_tokens x
+     * candidate_topk_blocks int32 on every GPU ("Two-level candidate filtering": the indexer at
+     * candidate_source_layer_id publishes its candidate blocks there; models/deepseek_v41
+     * nvidia/model.py DeepseekV4Model.__init__) */
+    bytes = gs_add(bytes, gs_mul(gs_mul(tokens, a->candidate_blocks, ovf), 4, ovf), ovf);
     const bool reads = spec == GS_SPEC_MTP || spec == GS_SPEC_EAGLE || spec == GS_SPEC_EAGLE3 ||
                        spec == GS_SPEC_DRAFT_MODEL;
     const bool always = version != 0 && version < GS_VLLM_DSV4_MTP_BUFFER_ON_DEMAND;
@@ -1425,6 +1430,22 @@ uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *a, uint32_t version,
         bytes =
             gs_add(bytes, gs_mul(gs_mul(tokens, a->mtp_hidden_width, ovf), model_bytes, ovf), ovf);
     return bytes;
+}
+
+uint64_t gs_vllm_engram_staging_bytes(const struct gs_arch *a, uint64_t tokens, uint64_t tensor,
+                                      const uint64_t counts[GS_BLOCKS_MAX], bool *ovf)
+{
+    uint64_t layers = 0;
+    for (size_t k = 0; k < a->block_count; k++)
+        for (size_t m = 0; m < a->blocks[k].module_count; m++)
+            if (a->blocks[k].modules[m].flags & GS_MOD_HOST_TABLE) {
+                layers = gs_add(layers, counts[k], ovf);
+                break;
+            }
+    /* ParallelEngramEmbedding.part_n_hash_cols: the hash columns split over the tensor ranks */
+    const uint64_t cols = gs_div_ceil(a->engram_hash_cols, tensor ? tensor : 1);
+    return gs_mul(gs_mul(gs_mul(gs_mul(layers, tokens, ovf), cols, ovf), a->engram_head_dim, ovf),
+                  2, ovf);
 }
 
 uint64_t gs_vllm_block_topk_buffer_bytes(const struct gs_arch *a, uint64_t tokens, uint64_t tensor,
@@ -1576,6 +1597,11 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
             ? gs_mul(gs_mul(out->max_num_batched_tokens, in->arch->token_buffer_width, ovf),
                      model_bytes, ovf)
             : 0;
+    b->model_buffer_bytes =
+        gs_add(b->model_buffer_bytes,
+               gs_vllm_engram_staging_bytes(in->arch, out->max_num_batched_tokens, in->tensor,
+                                            stage->counts, ovf),
+               ovf);
     b->sparse_buffer_bytes = gs_vllm_sparse_buffer_bytes(
         in->arch, c->version, (enum gs_spec_method)c->spec_method, out->max_num_batched_tokens,
         model_bytes, stage->last_stage, ovf);

@@ -95,7 +95,8 @@ static size_t v41_layer_ids(struct model_reader *r, const char *name, uint64_t l
  * after the decoder's), kv_source_layer_ids (the layers that compress: inference/model.py
  * Attention builds a Compressor only `if is_kv_source`), index_source_layer_ids (an Indexer;
  * it owns wk and k_norm only on a KV source), engram_layer_ids with engram_num_embeddings. */
-static bool v41_read_layers(struct model_reader *r, uint64_t layers, struct v41_layer *role)
+static bool v41_read_layers(struct model_reader *r, uint64_t layers, struct v41_layer *role,
+                            uint64_t *candidate_blocks)
 {
     uint64_t ids[GS_LAYERS_MAX];
     memset(role, 0, sizeof(*role) * layers);
@@ -152,6 +153,9 @@ static bool v41_read_layers(struct model_reader *r, uint64_t layers, struct v41_
     if (!r->ok)
         return false;
     const json_int_t from = json_is_integer(at) ? json_integer_value(at) : -1;
+    /* vLLM's DeepseekV4Model keeps a candidate_block_buffer "if candidate_source_layer >= 0 and
+     * candidate_topk_blocks > 0" */
+    *candidate_blocks = from >= 0 ? blocks : 0;
     for (size_t i = 0; i < k && from >= 0 && blocks && size; i++)
         if (ids[i] > (uint64_t)from)
             role[ids[i]].candidates = blocks * size;
@@ -386,8 +390,9 @@ static void read_deepseek_v41(struct model_reader *r, struct gs_arch *a)
     struct decoder_plan plan;
     struct v41_shape s;
     struct v41_layer role[GS_LAYERS_MAX];
+    uint64_t candidate_blocks = 0;
     if (!v41_read_shape(&text, a, &plan, &s) || plan.layers > GS_LAYERS_MAX ||
-        !v41_read_layers(&text, plan.layers, role)) {
+        !v41_read_layers(&text, plan.layers, role, &candidate_blocks)) {
         r->ok = false;
         return;
     }
@@ -410,6 +415,9 @@ static void read_deepseek_v41(struct model_reader *r, struct gs_arch *a)
     v41_dspark(&text, a, &s);
     v41_vision(r, a, &s);
     a->mtp_hidden_width = s.w.streams * s.w.hidden; /* DeepseekV41Model.hc_dim */
+    a->candidate_blocks = candidate_blocks;
+    a->engram_hash_cols = s.engram_orders * s.engram_heads; /* Engram n_hash_cols */
+    a->engram_head_dim = s.engram_dim;
     if (!text.ok)
         r->ok = false;
     /* no transformers class: nothing runs it in training (a->training_refusal) */

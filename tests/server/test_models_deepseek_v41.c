@@ -19,6 +19,7 @@
 #include "gs/estimate.h"
 #include "gs/inference.h"
 #include "gs/perf.h"
+#include "gs/vllm.h"
 #include "gs/weights.h"
 
 #include <math.h>
@@ -215,6 +216,44 @@ static void test_deepseek_v41_vllm_cache_dtype(void **state)
     assert_int_equal(r.kv_dtype, GS_KV_FP8_DS_MLA);
 }
 
+/* The buffers vLLM's DeepSeek-V4.1 model allocates with itself beside the top-k indices (index_topk
+ * 512 int32 a token), by hand at T = 8,192 tokens: candidate_block_buffer, candidate_topk_blocks
+ * 2,048 int32 a token on every GPU = 67,108,864 bytes; the staged Engram rows of layers 1 and 14,
+ * (4 - 1) x 8 = 24 hash columns of 256 bf16 values split over the tensor ranks: TP 1 2 x 8,192 x
+ * 24 x 256 x 2 = 201,326,592, TP 4 (6 columns) 50,331,648, TP 16 (ceil(24 / 16) = 2) 16,777,216;
+ * a pipeline stage of layers 0-9 holds layer 1's alone, 100,663,296 at TP 1. */
+static void test_deepseek_v41_vllm_buffers(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH);
+    bool ovf = false;
+    const uint64_t t = 8192;
+    assert_int_equal(gs_vllm_sparse_buffer_bytes(&a, 0, GS_SPEC_NONE, t, 2, true, &ovf),
+                     t * 512 * 4 + t * 2048 * 4);
+    uint64_t counts[GS_BLOCKS_MAX];
+    gs_arch_count_blocks(&a, 0, a.num_hidden_layers, counts);
+    assert_int_equal(gs_vllm_engram_staging_bytes(&a, t, 1, counts, &ovf), 201326592);
+    assert_int_equal(gs_vllm_engram_staging_bytes(&a, t, 4, counts, &ovf), 50331648);
+    assert_int_equal(gs_vllm_engram_staging_bytes(&a, t, 16, counts, &ovf), 16777216);
+    gs_arch_count_blocks(&a, 0, 10, counts);
+    assert_int_equal(gs_vllm_engram_staging_bytes(&a, t, 1, counts, &ovf), 100663296);
+    /* a model without Engram layers stages nothing */
+    const struct gs_arch v4 = fixture_arch_file("deepseek_v4/deepseek-ai__DeepSeek-V4-Flash.json");
+    gs_arch_count_blocks(&v4, 0, v4.num_hidden_layers, counts);
+    assert_int_equal(gs_vllm_engram_staging_bytes(&v4, t, 1, counts, &ovf), 0);
+    assert_false(ovf);
+
+    /* in an estimate: with the weights vLLM loads */
+    struct gs_inference_input in = one_sequence(&a, GS_ENGINE_VLLM);
+    in.gpu.total_bytes = 150000000000ULL;
+    in.tensor = 4;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    const uint64_t n = r.max_num_batched_tokens;
+    assert_int_equal(r.budget.model_buffer_bytes, 2 * n * 6 * 256 * 2);
+    assert_int_equal(r.budget.sparse_buffer_bytes, n * (512 + 2048) * 4);
+}
+
 /* SGLang (0.5.21 on) keeps DeepSeek-V4.1 in DeepSeek-V4's pools and their 584-byte entries
  * (SGLANG_DSV4_KV_LAYOUT "v4" by default): the entry is sized so, the pools' structure is not,
  * and the answer says so (kv_pool_not_modeled). */
@@ -357,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v41_layers),
         cmocka_unit_test(test_deepseek_v41_cache),
         cmocka_unit_test(test_deepseek_v41_vllm_cache_dtype),
+        cmocka_unit_test(test_deepseek_v41_vllm_buffers),
         cmocka_unit_test(test_deepseek_v41_sglang),
         cmocka_unit_test(test_deepseek_v41_throughput),
         cmocka_unit_test(test_deepseek_v41_engram_placement),

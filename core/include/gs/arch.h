@@ -635,6 +635,13 @@ struct gs_arch {
      * max_num_batched_tokens x hc_mult x hidden_size, model dtype, last pipeline stage; when,
      * gs_vllm_sparse_buffer_bytes); 0 for other models */
     uint64_t mtp_hidden_width;
+    /* DeepSeek-V4.1: candidate_topk_blocks where candidate_source_layer_id is set (vLLM's
+     * candidate_block_buffer, gs_vllm_sparse_buffer_bytes), and its Engram layers' (the blocks
+     * holding a GS_MOD_HOST_TABLE lookup) hash columns a token, (engram_max_ngram_size - 1) x
+     * engram_n_heads, of engram_head_dim values each (vLLM's staged rows,
+     * gs_vllm_engram_staging_bytes); 0 for other models */
+    uint64_t candidate_blocks;
+    uint64_t engram_hash_cols, engram_head_dim;
 };
 
 /* Parameter counts by component; the components but `mtp` and `buffers` sum to `total`. */

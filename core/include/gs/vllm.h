@@ -313,7 +313,8 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
  * every GPU (deepseek_v2.py DeepseekV2Model.__init__ when the config has index_topk -
  * DeepSeek-V3.2, GLM-5 - and DeepseekV4Model / DeepseekV41Model, as every release that serves
  * them builds it), and an mtp draft's model one more (DeepSeek-V4's drafter) or one a MTP layer
- * (the deepseek_mtp drafter of DeepSeek-V3.2 and GLM-5); and on
+ * (the deepseek_mtp drafter of DeepSeek-V3.2 and GLM-5); DeepSeek-V4.1's candidate_block_buffer,
+ * arch->candidate_blocks int32 a token on every GPU; and on
  * the last pipeline stage DeepSeek-V4's _mtp_hidden_buffer,
  * arch->mtp_hidden_width model-dtype values a token (hc_mult x hidden_size: the residual streams
  * before the final hyper-connection head, kept for an MTP draft) - always before
@@ -322,6 +323,17 @@ uint64_t gs_vllm_mxfp4_layout_bytes(const struct gs_arch *arch,
 uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *arch, uint32_t version,
                                      enum gs_spec_method spec, uint64_t tokens,
                                      uint64_t model_bytes, bool last_stage, bool *overflow);
+
+/* Bytes of the rows vLLM's DeepSeek-V4.1 model stages for its Engram layers on a GPU
+ * (models/deepseek_v41/common/engram.py Engram._init_staging: "Persistent storage keeps lookup
+ * addresses stable across graph replays"): per Engram layer among the stage's `counts`,
+ * staged_rows, bf16, `tokens` (max_num_batched_tokens) x part_n_hash_cols (the hash columns,
+ * arch->engram_hash_cols, split over `tensor` ranks, rounded up) x engram_head_dim - wherever the
+ * tables live (host tables are read into them). An Engram group that shards the tables over data
+ * parallel ranks (its dp_size) stages every rank's tokens; gpusizer sizes the default, unsharded.
+ */
+uint64_t gs_vllm_engram_staging_bytes(const struct gs_arch *arch, uint64_t tokens, uint64_t tensor,
+                                      const uint64_t counts[GS_BLOCKS_MAX], bool *overflow);
 
 /* Bytes of the block top-k buffer MiniMax-M3's model allocates with itself on every GPU
  * (vllm/models/minimax_m3/nvidia/model.py MiniMaxM3Model.__init__, PR #45892, in M3's first
