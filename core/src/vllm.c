@@ -1455,8 +1455,8 @@ uint64_t gs_vllm_block_topk_buffer_bytes(const struct gs_arch *a, uint64_t token
         const struct gs_attention *s = &a->blocks[k].attn;
         if (a->blocks[k].mixer != GS_MIXER_ATTENTION || s->index_heads == 0 || s->index_block == 0)
             continue;
-        const uint64_t heads =
-            tensor > 0 && s->index_heads / tensor > 1 ? s->index_heads / tensor : 1;
+        const uint64_t per_rank = s->index_heads / (tensor ? tensor : 1);
+        const uint64_t heads = per_rank > 1 ? per_rank : 1;
         /* "Pad tokens to a multiple of 4 so the buffer head stride stays int4-aligned" */
         const uint64_t rows = rocm ? tokens : gs_mul(gs_div_ceil(tokens, 4), 4, ovf);
         return gs_mul(gs_mul(gs_mul(heads, rows, ovf), s->index_topk / s->index_block, ovf), 4,
