@@ -473,6 +473,14 @@ bool gs_block_selects_topk(const struct gs_block *b)
     return b->mixer == GS_MIXER_MLA || (b->mixer == GS_MIXER_ATTENTION && b->attn.index_heads > 0);
 }
 
+bool gs_block_has_host_table(const struct gs_block *b)
+{
+    for (size_t i = 0; i < b->module_count; i++)
+        if (b->modules[i].flags & GS_MOD_HOST_TABLE)
+            return true;
+    return false;
+}
+
 bool gs_arch_has_sparse_mla(const struct gs_arch *a)
 {
     for (size_t b = 0; a != NULL && b < a->block_count; b++)

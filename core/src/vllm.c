@@ -1437,11 +1437,8 @@ uint64_t gs_vllm_engram_staging_bytes(const struct gs_arch *a, uint64_t tokens, 
 {
     uint64_t layers = 0;
     for (size_t k = 0; k < a->block_count; k++)
-        for (size_t m = 0; m < a->blocks[k].module_count; m++)
-            if (a->blocks[k].modules[m].flags & GS_MOD_HOST_TABLE) {
-                layers = gs_add(layers, counts[k], ovf);
-                break;
-            }
+        if (gs_block_has_host_table(&a->blocks[k]))
+            layers = gs_add(layers, counts[k], ovf);
     /* ParallelEngramEmbedding.part_n_hash_cols: the hash columns split over the tensor ranks */
     const uint64_t cols = gs_div_ceil(a->engram_hash_cols, tensor ? tensor : 1);
     return gs_mul(gs_mul(gs_mul(gs_mul(layers, tokens, ovf), cols, ovf), a->engram_head_dim, ovf),
@@ -1507,6 +1504,26 @@ uint64_t gs_vllm_dsv4_scratch_bytes(const struct gs_arch *a, uint32_t version, u
     }
     /* the store's views start at 256-byte boundaries (_ALIGNMENT): left out, under 1 KiB */
     return gs_mul(tokens, gs_add(gs_mul(gs_mul(padded, d, ovf), 2, ovf), aux, ovf), ovf);
+}
+
+/* The sparse-attention buffers a stage's model allocates with itself: DeepSeek's (top-k indices,
+ * V4's MTP residual streams, V4.1's candidate blocks), MiniMax-M3's block top-k and DeepSeek-V4's
+ * 0.27-0.28 scratch pool, for `tokens` scheduled tokens. */
+static uint64_t vllm_sparse_buffers(const struct gs_inference_input *in,
+                                    const struct gs_engine_stage *stage, uint64_t tokens,
+                                    uint64_t model_bytes, bool *ovf)
+{
+    const struct gs_engine_config *c = &in->engine;
+    uint64_t bytes =
+        gs_vllm_sparse_buffer_bytes(in->arch, c->version, (enum gs_spec_method)c->spec_method,
+                                    tokens, model_bytes, stage->last_stage, ovf);
+    bytes = gs_add(bytes,
+                   gs_vllm_block_topk_buffer_bytes(in->arch, tokens, in->tensor, in->gpu.rocm, ovf),
+                   ovf);
+    return gs_add(bytes,
+                  gs_vllm_dsv4_scratch_bytes(in->arch, c->version, tokens, in->tensor,
+                                             in->gpu.sm_major, in->gpu.rocm, ovf),
+                  ovf);
 }
 
 static void vllm_load(const struct gs_inference_input *in, const struct gs_engine_stage *stage,
@@ -1602,19 +1619,8 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
                gs_vllm_engram_staging_bytes(in->arch, out->max_num_batched_tokens, in->tensor,
                                             stage->counts, ovf),
                ovf);
-    b->sparse_buffer_bytes = gs_vllm_sparse_buffer_bytes(
-        in->arch, c->version, (enum gs_spec_method)c->spec_method, out->max_num_batched_tokens,
-        model_bytes, stage->last_stage, ovf);
     b->sparse_buffer_bytes =
-        gs_add(b->sparse_buffer_bytes,
-               gs_vllm_block_topk_buffer_bytes(in->arch, out->max_num_batched_tokens, in->tensor,
-                                               in->gpu.rocm, ovf),
-               ovf);
-    b->sparse_buffer_bytes =
-        gs_add(b->sparse_buffer_bytes,
-               gs_vllm_dsv4_scratch_bytes(in->arch, c->version, out->max_num_batched_tokens,
-                                          in->tensor, in->gpu.sm_major, in->gpu.rocm, ovf),
-               ovf);
+        vllm_sparse_buffers(in, stage, out->max_num_batched_tokens, model_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->model_buffer_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->sparse_buffer_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->rope_cache_bytes, ovf);

@@ -702,9 +702,8 @@ uint64_t gs_weights_router_fp32_growth(const struct gs_arch *a, const struct gs_
 bool gs_weights_has_host_tables(const struct gs_arch *a)
 {
     for (size_t k = 0; a != NULL && k < a->block_count; k++)
-        for (size_t i = 0; i < a->blocks[k].module_count; i++)
-            if (a->blocks[k].modules[i].flags & GS_MOD_HOST_TABLE)
-                return true;
+        if (gs_block_has_host_table(&a->blocks[k]))
+            return true;
     return false;
 }
 

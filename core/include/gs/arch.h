@@ -855,6 +855,10 @@ bool gs_arch_is_deepseek_v41(const struct gs_arch *arch);
  * indexer (index_heads: sparse_topk_blocks x sparse_block_size tokens). */
 bool gs_block_selects_topk(const struct gs_block *b);
 
+/* Whether block `b` holds a lookup table an engine may keep in host memory (a GS_MOD_HOST_TABLE
+ * module: DeepSeek-V4.1's Engram layers). */
+bool gs_block_has_host_table(const struct gs_block *b);
+
 /* Whether any decoder block is DeepSeek sparse attention over MLA (index_topk set: DeepSeek-V3.2,
  * GLM-5, DeepSeek-V4, whose first layers attend through their window only). */
 bool gs_arch_has_sparse_mla(const struct gs_arch *arch);
