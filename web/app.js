@@ -1,7 +1,7 @@
 // gpusizer web UI: one form asking /v1/estimate, /v1/fit or /v1/recommend; a plain ES module,
 // no build step, served by the API (relative URLs).
 
-import { GIB, $, $$, fix2, parseJson, num, formatInt, gib, gibBytes, round, usd, pct, el, svg, put } from './dom.js';
+import { GIB, $, $$, fix2, parseJson, num, formatInt, gib, round, usd, pct, el, put } from './dom.js';
 import { COMPONENTS, barChart, legend, scatter } from './charts.js';
 
 const Q = { estimate: 'e', fit: 'f', recommend: 'r' };
@@ -49,6 +49,7 @@ const FIELDS = {
     ['inference.max_num_seqs', 'Max sequences', 'int', '', { ph: 'release default' }],
     ['inference.enable_chunked_prefill', 'Chunked prefill', 'sel', '', { opts: TRI }],
     ['inference.enable_prefix_caching', 'Prefix caching', 'sel', '', { dep: 'inference.engine=vllm tensorrt_llm', opts: TRI }],
+    ['inference.engram_tables', 'DeepSeek-V4.1 Engram tables', 'sel', '', { opts: [TRI[0], 'device', 'host'] }],
     ['inference.speculative.method', 'Speculative decoding', 'sel', '', { opts: [['', 'off'], ['mtp', 'mtp (the model\'s MTP layers)'], 'eagle', 'eagle3', ['draft_model', 'draft model'], 'ngram', 'suffix'],
       hint: 'vLLM: mtp uses the model\'s MTP layers (or a Gemma 4 assistant); eagle, eagle3 and draft_model need the draft. SGLang: every method but suffix.' }],
     ['inference.speculative.draft', 'Draft model', 'text', '', { dep: DRAFTED, ph: 'catalog id' }],
@@ -806,7 +807,7 @@ function renderEstimate(res) {
         ? `. The engine may use ${gib(f.limit_bytes)} (${formatInt(f.limit_bytes)} bytes) of the ${gib(f.usable_bytes)} usable. `
         : ` of ${gib(f.usable_bytes)} usable (${formatInt(f.usable_bytes)} bytes). `,
       el('span', { class: 'headroom-bytes', 'data-field': 'headroom_bytes', 'data-value': String(f.headroom_bytes) },
-        fits ? `Headroom: ${formatInt(f.headroom_bytes)} bytes.` : `Headroom: ${formatInt(f.headroom_bytes)} bytes (needs ${formatInt(-head)} bytes more).`));
+        `Headroom: ${formatInt(f.headroom_bytes)} bytes${fits ? '' : ` (needs ${formatInt(-head)} bytes more)`}.`));
   } else {
     delete verdict.dataset.fits;
     verdict.className = 'verdict none';
