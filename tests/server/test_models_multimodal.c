@@ -1203,6 +1203,33 @@ static void test_llama4(void **state)
     assert_int_equal(serve(&a, 1, 4096, 0), 805306368ULL);
 }
 
+/* llama4/README.md, Maverick: the file is aiconfigurator's text-only copy (no vision_config, so
+ * its tower is Llama4VisionConfig's defaults, not counted here). interleave_moe_layer_step 2 routes
+ * layers 1, 3, ..., 47 through 128 experts (+ router 5120 x 128 and the shared expert), the other
+ * 24 are dense MLPs of 16,384: text 400,711,848,960; active without the input embedding
+ * 16,150,205,440. The KV layout is Scout's: 12 NoPE full layers (every 4th, all routed), 36
+ * chunked over 8,192. */
+static void test_llama4_maverick(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("llama4/meta-llama__Llama-4-Maverick-17B-128E-Instruct.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total - c.vision, 400711848960ULL);
+    assert_int_equal(c.active, 16150205440ULL);
+    assert_int_equal(c.experts, 24ULL * (128ULL * 3 * 5120 * 8192 + 5120 * 128));
+    assert_int_equal(gs_arch_moe_layers(&a), 24);
+    for (uint64_t l = 0; l < 48; l++)
+        assert_int_equal(a.blocks[a.layer_block[l]].mlp.kind == GS_MLP_MOE, l % 2 == 1);
+    assert_int_equal(layers_where(&a, GS_SPAN_FULL, -1, 1), 12);
+    assert_int_equal(layers_where(&a, GS_SPAN_CHUNKED, -1, 1), 12);
+    assert_int_equal(layers_where(&a, GS_SPAN_CHUNKED, -1, 0), 24);
+    const struct gs_kv_layout k = fixture_layout(&a, 1);
+    assert_int_equal(k.full_token_bytes, 49152);
+    assert_int_equal(k.windows[0].token_bytes, 147456);
+    assert_int_equal(k.bytes_per_token, 196608);
+}
+
 /* whisper/README.md: large-v3 = 1,543,490,560 (encoder 636,968,960 as
  * audio; tied proj_out, so active = decoder 906,521,600); small =
  * 241,734,912 (encoder 88,154,112). KV per decoder token and per encoder
@@ -1472,6 +1499,7 @@ int main(void)
         cmocka_unit_test(test_hunyuan_vl),
         cmocka_unit_test(test_mllama),
         cmocka_unit_test(test_llama4),
+        cmocka_unit_test(test_llama4_maverick),
         cmocka_unit_test(test_step3p7),
         cmocka_unit_test(test_step3p7_flattened),
         cmocka_unit_test(test_minimax_m3_vl),
