@@ -416,6 +416,26 @@ static void test_qwen3_5_moe_large(void **state)
     fixture_assert_vllm_serving(&a, 2, 1, 1000000000000ULL);
 }
 
+/* qwen3_5_moe/README.md, Qwen3.8-2.4T-A95B-FP8 (text only, qwen3_5_moe_text): 69 Gated DeltaNet
+ * and 23 full-attention layers, 512 experts top 10: 2,419,804,697,984, active 93,253,629,312,
+ * MTP 26,378,027,520 apart. KV 23 x 2 x 4 x 256 x 2 = 94,208 B a token; state a sequence
+ * (3 x 20,480 x 2 + 128 x 128 x 128 x 4) x 69 = 587,292,672; TP 4: 23,552 and 146,823,168. Its
+ * quantization_config keeps everything but the routed experts in bf16. */
+static void test_qwen3_8_max(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("qwen3_5_moe/Qwen__Qwen3.8-2.4T-A95B-FP8.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 2419804697984ULL);
+    assert_int_equal(c.vision, 0);
+    assert_int_equal(c.active, 93253629312ULL);
+    assert_int_equal(c.mtp, 26378027520ULL);
+    assert_int_equal(c.experts, 92ULL * (512ULL * 3 * 8192 * 2048 + 8192 * 512));
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 23, .recurrent = 69, .moe = 92});
+    fixture_assert_cache(&a, 1, 94208, 587292672ULL);
+    fixture_assert_cache(&a, 4, 23552, 146823168ULL);
+}
+
 /* qwen3_omni_moe/README.md (Qwen3-Omni-30B-A3B-Instruct): thinker text
  * 30,532,646,912 (48 Qwen3-MoE layers, vocab 152,064) + vision 538,631,408 +
  * audio encoder 647,927,168 + talker 3,324,596,480 (20 MoE layers with a
@@ -560,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_qwen3_5_35b_a3b),
         cmocka_unit_test(test_qwen3_5_vllm_pages),
         cmocka_unit_test(test_qwen3_5_moe_large),
+        cmocka_unit_test(test_qwen3_8_max),
         cmocka_unit_test(test_qwen3_omni_moe),
         cmocka_unit_test(test_qwen_errors),
         cmocka_unit_test(test_qwen3_vl_default_vision),
