@@ -1,0 +1,27 @@
+-- Schema version 38: Meta's Muse Glimmer 30B (muse_glimmer, MuseGlimmerForConditionalGeneration,
+-- summer 2026), which server/readers/multimodal.c reads (sliding and NoPE full layers, an attention
+-- output gate, a 50-layer ViT and its projector) while a request by name was refused. Data only; no
+-- schema change.
+--
+-- Conventions as in 0017_qwen_2026.sql's qwen3.6-27b row: no copy of the repository's own
+-- config.json was found, so config_json is the architecture fields of NVIDIA's NVFP4 release of it
+-- (quantization_config, token ids, initializer_range, transformers_version, use_cache dropped);
+-- `parameters` is the parameters() count, which tests/server/test_codec.c checks and
+-- tests/server/test_models_multimodal.c test_muse_glimmer writes out.
+--
+-- ON CONFLICT DO NOTHING, as in 0004: a row a user already added under this id is kept.
+
+INSERT INTO models (id, name, hf_id, family, parameters, parameters_source, config_json, config_source,
+                    publisher, parameters_basis) VALUES
+-- 29,776,626,688 = text 27,854,780,928 (52 layers of 483,944,448, the untied embedding and head) +
+-- vision 1,852,639,744 + projector 69,206,016 ("30B"); active 26,509,949,440.
+('muse-glimmer-30b', 'Muse Glimmer 30B', 'meta-models/Muse-Glimmer-30B', 'muse_glimmer', 29776626688,
+ 'exact count of config_json (MuseGlimmerForConditionalGeneration: 52 x 483,944,448 + embedding, head and norm 2,689,669,632 + vision 1,852,639,744 + projector 69,206,016; test_muse_glimmer hand count 29,776,626,688); published as 30B',
+ '{"architectures":["MuseGlimmerForConditionalGeneration"],"dtype":"bfloat16","image_token_id":200092,"model_type":"muse_glimmer","out_hidden_size":6144,"projector_hidden_act":"gelu","projector_hidden_size":4096,"text_config":{"attention_bias":false,"attention_dropout":0.0,"dtype":"bfloat16","final_logit_softcapping":20.0,"head_dim":128,"hidden_activation":"silu","hidden_size":6656,"intermediate_size":19968,"layer_rope_theta":[500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0,500000.0,500000.0,500000.0,0],"layer_types":["sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","full_attention"],"max_position_embeddings":131072,"model_type":"muse_glimmer_text","num_attention_heads":32,"num_hidden_layers":52,"num_key_value_heads":2,"output_multiplier":0.19611613513818404,"post_norm_eps":1e-08,"qk_scale_factor":3.87,"rms_norm_eps":1e-05,"rope_parameters":{"rope_theta":500000.0,"rope_type":"default"},"sliding_window":2048,"tie_word_embeddings":false,"vocab_size":202048},"video_token_id":200091,"vision_config":{"dtype":"bfloat16","hidden_act":"gelu","hidden_size":1536,"intermediate_size":8960,"layer_norm_eps":1e-05,"layer_types":["window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","window_attention","window_attention","full_attention","window_attention","full_attention"],"max_position_embeddings":1024,"merge_size":2,"model_type":"muse_glimmer_vision","num_attention_heads":16,"num_hidden_layers":50,"patch_size":14,"patch_temporal":2,"pos_emb_height":32,"pos_emb_width":32,"rope_parameters":{"rope_theta":10000.0,"rope_type":"default"}}}',
+ 'architecture fields of nvidia/Muse-Glimmer-30B-NVFP4 config.json, quantization_config dropped (copy: ai-dynamo/aisimulate python/aisimulate/src/aisimulate_core/model_configs/nvidia--Muse-Glimmer-30B-NVFP4_config.json, commit 97bce88f)',
+ 'Meta', 'derived')
+ON CONFLICT DO NOTHING;
+
+INSERT INTO model_aliases (alias, model_id) VALUES
+('meta-models/Muse-Glimmer-30B', 'muse-glimmer-30b')
+ON CONFLICT DO NOTHING;
