@@ -565,7 +565,9 @@ static void validate_attention(const struct gs_block *b, struct gs_error *err, b
     require("/num_attention_heads", s->heads, err, ok);
     if (b->mixer == GS_MIXER_MLA) {
         require("/kv_lora_rank", s->kv_lora_rank, err, ok);
-        require("/qk_rope_head_dim", s->qk_rope_head_dim, err, ok);
+        /* a latent without a rotary part is allowed (GLM-5.3-Flash's NoPE MLA: qk_rope_head_dim
+         * 0), a head without width is not */
+        require("/qk_nope_head_dim", s->qk_nope_head_dim + s->qk_rope_head_dim, err, ok);
         require("/v_head_dim", s->v_head_dim, err, ok);
         return;
     }

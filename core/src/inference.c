@@ -99,11 +99,15 @@ static uint64_t attention_token_bytes(const struct gs_block *b, enum gs_kv_dtype
                                       uint64_t e, uint64_t t, bool *ovf)
 {
     const struct gs_attention *s = &b->attn;
-    /* MLAAttentionSpec: one latent head on every tensor rank. fp8_ds_mla entries are 656
-     * bytes (V3.2: 512 fp8 + 4 fp32 scales + 64 bf16 rope) or, for DeepSeek-V4, 584 (448 fp8
-     * nope + 64 bf16 rope + 8 scale bytes; kv_cache_interface.py real_page_size_bytes) */
+    /* MLAAttentionSpec: one latent head on every tensor rank. fp8_ds_mla entries are the
+     * latent in fp8 with an fp32 scale a 128 of its values and the rotary part in bf16 - 656
+     * bytes for V3.2 and GLM-5 (512 fp8 + 4 scales + 64 bf16 rope), 528 for GLM-5.3-Flash, whose
+     * latent has no rotary part - or, for DeepSeek-V4, 584 (448 fp8 nope + 64 bf16 rope + 8 scale
+     * bytes; kv_cache_interface.py real_page_size_bytes) */
     if (b->mixer == GS_MIXER_MLA && dtype == GS_KV_FP8_DS_MLA)
-        return compressed_mla(b) ? 584 : 656;
+        return compressed_mla(b) ? 584
+                                 : gs_add(s->kv_lora_rank + s->kv_lora_rank / 128 * 4,
+                                          gs_mul(s->qk_rope_head_dim, 2, ovf), ovf);
     /* vllm/models/deepseek_v41/attention.py swa_bytes_per_token: 528 with the V4.1 MXFP8
      * record (512 fp8 values, rope included, and 16 e8m0 scales), which nvfp4_ds_mla keeps for
      * the window (its compressed entries: compressed_entry_bytes) */
@@ -240,6 +244,14 @@ void gs_kv_layout_with_shared(struct gs_kv_layout *kv)
     (void)ovf;
 }
 
+void gs_kv_layout_with_unpooled_indexer(struct gs_kv_layout *kv)
+{
+    bool ovf = false; /* a sum of figures the layout computed without overflow */
+    kv->indexer_token_bytes = gs_add(kv->indexer_token_bytes, kv->indexer_pooled_token_bytes, &ovf);
+    kv->indexer_pooled_token_bytes = 0;
+    (void)ovf;
+}
+
 void gs_kv_layout_with_shared_indexer(struct gs_kv_layout *kv)
 {
     bool ovf = false; /* a sum of figures the layout computed without overflow */
@@ -340,10 +352,18 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
             if (b->attn.read_topk > out->read_topk)
                 out->read_topk = b->attn.read_topk;
         }
-        if (b->mixer == GS_MIXER_MLA && b->attn.index_heads && !b->attn.index_keys_shared)
-            out->indexer_token_bytes = gs_add(
-                out->indexer_token_bytes,
-                gs_div_ceil(gs_mul(indexer_bytes(&b->attn), n, ovf), ratio ? ratio : 1), ovf);
+        /* GLM-5.3-Flash's kpool indexer: one key a pool of index_pool tokens (vLLM
+         * models/glm5next/nvidia/attention.py: the indexer cache spec's tokens_per_state =
+         * index_kpool, its storage block block_size / index_kpool entries) */
+        if (b->mixer == GS_MIXER_MLA && b->attn.index_heads && !b->attn.index_keys_shared) {
+            const uint64_t keys = gs_mul(indexer_bytes(&b->attn), n, ovf);
+            const uint64_t pool = ratio ? ratio : b->attn.index_pool ? b->attn.index_pool : 1;
+            const uint64_t kept = gs_div_ceil(keys, pool);
+            out->indexer_token_bytes = gs_add(out->indexer_token_bytes, kept, ovf);
+            if (!ratio)
+                out->indexer_pooled_token_bytes =
+                    gs_add(out->indexer_pooled_token_bytes, keys - kept, ovf);
+        }
         /* a layer reusing an earlier layer's top-k: no keys (kept apart) */
         const struct gs_attention *own =
             b->mixer == GS_MIXER_MLA && b->attn.index_topk && !b->attn.index_heads && !ratio
@@ -724,6 +744,8 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         const uint64_t index = in->draft_token_bytes
                                    ? 0
                                    : out->kv.indexer_token_bytes / out->kv.full_layers;
+        const uint64_t pooled =
+            in->draft_token_bytes ? 0 : out->kv.indexer_pooled_token_bytes / out->kv.full_layers;
         /* a draft of another shape (an EAGLE head, a small model) forms one group with the
          * target's layers whose block is the sum of their pages (UniformTypeKVCacheSpecs,
          * PR #25101): per token, the draft's bytes add all the same */
@@ -737,6 +759,8 @@ enum gs_status gs_inference_compute(const struct gs_inference_input *in,
         out->kv.bytes_per_token = gs_add(out->kv.bytes_per_token, add, &ovf);
         out->kv.indexer_token_bytes =
             gs_add(out->kv.indexer_token_bytes, gs_mul(index, in->draft_layers, &ovf), &ovf);
+        out->kv.indexer_pooled_token_bytes = gs_add(out->kv.indexer_pooled_token_bytes,
+                                                    gs_mul(pooled, in->draft_layers, &ovf), &ovf);
         out->kv.bytes_per_token_total =
             gs_add(out->kv.bytes_per_token_total,
                    gs_mul(gs_add(add, gs_mul(index, in->draft_layers, &ovf), &ovf),

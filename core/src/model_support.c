@@ -323,6 +323,14 @@ static const struct support_row rows[] = {
                "PR #48799")},
     {GS_ENGINE_VLLM, CLASSES("Cosmos3EdgeForConditionalGeneration"), 0, 2600, 0, true, false,
      VLLM_FROM("Cosmos 3 Edge (Cosmos3EdgeForConditionalGeneration)", "0.26.0", "PR #48291")},
+    /* GLM-5.3-Flash: vllm/models/glm5next (Glm5NextForConditionalGeneration, Glm5NextForCausalLM,
+     * Glm5NextMTP) came with PR #53906, open in September 2026; 0.29.0 shipped without it, and
+     * 0.29.1rc1 too. The release that merged it was not read, so the row names the first whose
+     * cut could follow (0.30.0): no warning where one may be due, never one where none is */
+    {GS_ENGINE_VLLM, CLASSES("Glm5NextForConditionalGeneration", "Glm5NextForCausalLM"), 0, 3000, 0,
+     true, false,
+     VLLM_FROM("GLM-5.3-Flash (Glm5NextForConditionalGeneration, Glm5NextForCausalLM)", "0.30.0",
+               "PR #53906, not in 0.29.0 or 0.29.1rc1")},
     /* SGLang: classes no release through 0.5.18 registered (the last read; the tags' model
      * files) that no backend of it takes: recurrent layers, whose state its Transformers backend
      * does not keep, and encoder-decoder models, which it refuses */
@@ -518,6 +526,11 @@ static const struct support_row rows[] = {
      SGLANG_FROM("KimiK3ForConditionalGeneration", "0.5.17", "PR #32541")},
     {GS_ENGINE_SGLANG, CLASSES("MuseGlimmerForConditionalGeneration"), 0, 518, 0, true, false,
      SGLANG_FROM("MuseGlimmerForConditionalGeneration", "0.5.18", "PR #34262")},
+    /* GLM-5.3-Flash: models/glm5_next.py (EntryClass Glm5NextForConditionalGeneration) and
+     * glm5_next_nextn.py came with PR #36507, still open on 2026-08-27 (a per-model image served
+     * the launch); 0.5.20's release image holds them */
+    {GS_ENGINE_SGLANG, CLASSES("Glm5NextForConditionalGeneration"), 0, 520, 0, true, false,
+     SGLANG_FROM("Glm5NextForConditionalGeneration", "0.5.20", "PR #36507")},
     /* TensorRT-LLM's PyTorch backend: the release that registered the class (the release
      * notes' model-support lines; trtllm_pytorch_classes has every class it builds) */
     {GS_ENGINE_TENSORRT_LLM,

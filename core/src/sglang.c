@@ -929,15 +929,17 @@ static bool dsv4_pools(const struct gs_inference_input *in, const struct gs_sgla
 
 /* The assumption kv_cache_dtype where SGLang's format for the model is not the request's. */
 static const char dsa_fp8_scaled[] =
-    "DeepSeek sparse attention's fp8 cache with its scales: 512 fp8 latent values, 4 bytes of "
-    "scales a 128 of them and the 64 rotary values in bf16, 656 bytes a token and layer "
-    "(fp8_ds_mla); kv_cache_dtype auto is fp8_e4m3 on compute capability 10 and above, bfloat16 "
+    "DeepSeek sparse attention's fp8 cache with its scales: the latent's fp8 values, 4 bytes of "
+    "scales a 128 of them and the rotary values in bf16 (fp8_ds_mla: 656 bytes a token and layer "
+    "for DeepSeek-V3.2 and GLM-5, 528 for GLM-5.3-Flash, whose latent has no rotary part); "
+    "kv_cache_dtype auto is fp8_e4m3 on compute capability 10 and above, bfloat16 "
     "below (0.5.5 on; 0.5.3-0.5.4 take fp8_e4m3 there whatever is asked)";
 static const char dsa_fp8_plain[] =
     "DeepSeek sparse attention's fp8 cache under the trtllm backend, SGLang's fp8 default on "
     "compute capability 10 and above from 0.5.10 (but GLM-5's on 12.x from 0.5.17, "
-    "flashinfer_sparse_mla, which keeps the 656-byte scaled entry): the plain 576-byte entry "
-    "(kv_cache_dtype auto is fp8_e4m3 there)";
+    "flashinfer_sparse_mla, which keeps the scaled entry): the plain entry, a byte a latent "
+    "value (576 bytes a token and layer for DeepSeek-V3.2 and GLM-5) (kv_cache_dtype auto is "
+    "fp8_e4m3 there)";
 static const char dsa_dtype_source[] =
     "SGLang server_args.py (from 0.5.15 arg_groups/overrides.py) _dsa_kv_cache_dtype_default and "
     "_set_default_dsa_backends; kv_cache_configurator.py calculate_mla_kv_cache_dim";
@@ -1227,6 +1229,11 @@ static void dsa_cell_price(const struct gs_inference_input *in, uint32_t v,
 static void sglang_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     gs_kv_layout_with_shared(&out->kv);
+    /* GLM-5.3-Flash's pooled indexer keys: DSATokenToKVPool's index buffer is index_buf_size =
+     * size tokens (memory_pool.py; IndexKeyCache, page_size x (index_head_dim + 4) bytes a page),
+     * and DefaultPoolConfigurator._compute_cell_size charges indexer_size_per_token a layer a
+     * token with no index_kpool in it: the pools of 4 are written into a buffer of tokens */
+    gs_kv_layout_with_unpooled_indexer(&out->kv);
     const struct gs_state_dtypes dtypes = sglang_state_dtypes(in, out->sglang_release);
     gs_engine_state_bytes(in, &dtypes, &out->kv);
     /* DeepSeek sparse attention's shared-indexer layers (GLM-5.2): DSATokenToKVPool keeps indexer

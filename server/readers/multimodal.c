@@ -22,6 +22,8 @@
  * fields), and errors point at the member under its nested object
  * ("/text_config/num_hidden_layers").
  */
+#include "readers/multimodal.h"
+
 #include "readers/decoder.h"
 
 #include "formats/jsonv.h"
@@ -814,7 +816,8 @@ static void read_glm4v_text(struct model_reader *t, struct gs_arch *a, bool ocr)
  * post_conv_layernorm, biases attn.proj and the block's MLP as attention_bias says, makes that
  * MLP intermediate_size wide (GlmOcrVisionMlp), adds q_norm and k_norm over head_dim
  * (GlmOcrVisionAttention) and widens the merger's MLP to out_hidden_size x in_channels. */
-static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a, bool ocr)
+static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a, bool ocr,
+                              const struct glm_vision_form *form)
 {
     static const struct gs_mlp_names gated = {"mlp.gate_proj", "mlp.up_proj", "mlp.down_proj",
                                               NULL};
@@ -858,7 +861,9 @@ static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a, bool oc
     norm(a, m, "visual.post_layernorm", GS_PART_VISION, false, vh);
     tensor(a, m, "visual.downsample", GS_PART_VISION, vh * merge * merge, out);
     tensor(a, m, "visual.downsample.bias", GS_PART_VISION, 1, out);
-    const uint64_t context = ocr ? out * channels : inner;
+    const uint64_t context = form != NULL ? rd_dim(v, NAMES(form->merger_width_key), true, 0)
+                             : ocr        ? out * channels
+                                          : inner;
     linear(a, m, "visual.merger.proj", GS_SPLIT_NONE, GS_PART_VISION, false, out, out);
     norm(a, m, "visual.merger.post_projection_norm", GS_PART_VISION, true, out);
     linear(a, m, "visual.merger.gate_proj", GS_SPLIT_COLUMN, GS_PART_VISION, false, out, context);
@@ -867,8 +872,9 @@ static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a, bool oc
     /* the processor's largest image; its video processors sample frames by duration (GLM-4.6V:
      * up to 28 x 28 x 2 x 30,000 pixels a video, GLM-GA 55,790 tokens), and vLLM's profile
      * builds its own dummies (glm4_1v.py Glm4vProcessingInfo): neither is read here */
-    const struct gs_mm_item item = rd_qwen_vl_item(GLM4V_MAX_PIXELS / (temporal ? temporal : 1),
-                                                   channels, temporal, patch, merge);
+    const uint64_t max_pixels = form != NULL ? form->max_pixels : GLM4V_MAX_PIXELS;
+    const struct gs_mm_item item =
+        rd_qwen_vl_item(max_pixels / (temporal ? temporal : 1), channels, temporal, patch, merge);
     if (item.tokens != 0)
         a->mm_image = item;
     a->mm_embed_width = out;
@@ -921,7 +927,7 @@ static void read_glm4v_family(struct model_reader *r, struct gs_arch *a, const c
     if (!r->ok ||
         !open_sub(r, "vision_config", vision_defaults, vision_defaults, NULL, &vision, &owned))
         return;
-    read_glm4v_vision(&vision, a, ocr);
+    read_glm4v_vision(&vision, a, ocr, NULL);
     close_sub(r, &vision, owned);
     a->rope_mrope = true;
 }
@@ -946,6 +952,12 @@ static void read_glm46v(struct model_reader *r, struct gs_arch *a)
 static void read_glm_ocr(struct model_reader *r, struct gs_arch *a)
 {
     read_glm4v_family(r, a, "glm_ocr_text");
+}
+
+void glm_ocr_vision_read(struct model_reader *v, struct gs_arch *a,
+                         const struct glm_vision_form *form)
+{
+    read_glm4v_vision(v, a, true, form);
 }
 
 /* ------------------------------------------------------------ DeepSeek-OCR */

@@ -2,11 +2,15 @@
  * sparse_attention.c - sparse and compressed latent attention (see reader.h):
  * DeepSeek-V4 (deepseek_v4: a sliding window on every layer, compressed
  * entries beside it, hyper-connections, hash-routed first layers, MXFP4
- * experts) and GLM-5 (glm_moe_dsa: DeepSeek-V3.2's MLA and lightning
- * indexer, the indexer's top-k shared across layers from GLM-5.2 on).
+ * experts), GLM-5 (glm_moe_dsa: DeepSeek-V3.2's MLA and lightning
+ * indexer, the indexer's top-k shared across layers from GLM-5.2 on) and GLM-5 Next
+ * (glm5_next, GLM-5.3-Flash: Kimi Delta Attention beside NoPE sparse MLA whose indexer
+ * pools its keys, hyper-connections, GLM-OCR's vision tower).
  */
 #include "readers/decoder.h"
+#include "readers/kda.h"
 #include "readers/latent_window.h"
+#include "readers/multimodal.h"
 
 #include <string.h>
 
@@ -197,12 +201,12 @@ static void v4_compressor(struct gs_arch *a, size_t b, const struct v4_shape *s,
  * for n residual streams (attn_hc and ffn_hc in a layer). fp32 whatever the weights' format:
  * the checkpoint stores them so and the engines keep them so (vLLM DeepseekV4DecoderLayer
  * hc_attn_fn ... hc_ffn_scale, dtype=torch.float32; SGLang's DeepSeek-V4 layer the same). */
-static void v4_hyper_connections(struct gs_arch *a, size_t b, const struct v4_shape *s,
-                                 uint64_t count)
+static void hyper_connections(struct gs_arch *a, size_t b, uint64_t n, uint64_t hidden,
+                              uint64_t count)
 {
-    const uint64_t n = s->w.streams, mix = (2 + n) * n;
+    const uint64_t mix = (2 + n) * n;
     gs_block_module(a, b, "hc.fn", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_FP32, mix,
-                    n * s->w.hidden, count);
+                    n * hidden, count);
     gs_block_module(a, b, "hc.base", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_FP32, 1,
                     mix, count);
     gs_block_module(a, b, "hc.scale", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, GS_MOD_FP32,
@@ -246,7 +250,7 @@ static size_t v4_block(struct gs_arch *a, const struct v4_shape *s, enum v4_atte
         gs_block_module(a, b, "gate.tid2eid", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_EXPERTS,
                         GS_MOD_BUFFER, s->vocab, moe.top_k, 1);
     gs_build_norms(a, b, "input_layernorm_post_attention_layernorm", 2, false);
-    v4_hyper_connections(a, b, s, 2);
+    hyper_connections(a, b, s->w.streams, s->w.hidden, 2);
     return b;
 }
 
@@ -460,8 +464,240 @@ static void read_glm_moe_dsa(struct model_reader *r, struct gs_arch *a)
     glm_mtp(r, a, &spec, &plan, bias);
 }
 
+/* ------------------------------------------------------------ GLM-5 Next */
+
+/* What Glm5NextTextConfig says about the stack (transformers models/glm5_next/
+ * modular_glm5_next.py). */
+struct glm5_next {
+    struct decoder_plan plan; /* layers, widths, which layers route (plan.moe), the experts */
+    struct gs_attention mla;  /* the sparse-attention layers */
+    struct kda_spec kda;      /* the linear-attention layers */
+    bool kda_layer[GS_LAYERS_MAX];
+    bool indexer[GS_LAYERS_MAX]; /* an MLA layer with its own indexer ("full" indexer_types) */
+    uint64_t kpool;              /* index_kpool: the keys the indexer gates into one */
+    bool kpool_compress;         /* index_kpool_compress: the gate's parameters are built */
+    uint64_t streams;            /* hc_mult residual streams; 0 without mHC */
+};
+
+/* layer_types: "linear_attention" a KDA layer, "deepseek_sparse_attention" (the checkpoint's
+ * name) or "full_attention" (the configuration class's) an MLA layer; without the list, every
+ * fourth layer is MLA (Glm5NextTextConfig.__post_init__: KDA where idx % 4 != 3). */
+static bool glm5_next_read_kinds(struct model_reader *r, struct glm5_next *g)
+{
+    const json_t *list = NULL;
+    const size_t n = rd_array(r, "layer_types", &list);
+    if (!r->ok)
+        return false;
+    if (list != NULL && n != g->plan.layers) {
+        rd_fail(r, "layer_types", GS_ERR_INVALID, "has %zu entries for %llu layers", n,
+                (unsigned long long)g->plan.layers);
+        return false;
+    }
+    for (uint64_t l = 0; l < g->plan.layers && l < GS_LAYERS_MAX; l++) {
+        g->kda_layer[l] = l % 4 != 3;
+        if (list == NULL)
+            continue;
+        const char *kind = json_string_value(json_array_get(list, l));
+        if (kind != NULL && strcmp(kind, "linear_attention") == 0) {
+            g->kda_layer[l] = true;
+        } else if (kind != NULL && (strcmp(kind, "deepseek_sparse_attention") == 0 ||
+                                    strcmp(kind, "full_attention") == 0)) {
+            g->kda_layer[l] = false;
+        } else {
+            rd_fail(r, "layer_types", GS_ERR_INVALID,
+                    "entry %llu must be linear_attention, deepseek_sparse_attention or "
+                    "full_attention",
+                    (unsigned long long)l);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The KDA shape: linear_attn_config (num_heads, head_dim, short_conv_kernel_size), which
+ * Glm5NextTextConfig copies over linear_num_heads, linear_head_dim and linear_conv_kernel_dim
+ * (defaults 64, 128, 4). Its kda_layers and full_attn_layers lists are not read: the class
+ * takes the layer kinds from layer_types. */
+static void glm5_next_read_kda(struct model_reader *r, struct glm5_next *g)
+{
+    g->kda.heads = rd_size(r, NAMES("linear_num_heads"), 64);
+    g->kda.head_dim = rd_size(r, NAMES("linear_head_dim"), 128);
+    g->kda.kernel = rd_size(r, NAMES("linear_conv_kernel_dim"), 4);
+    struct model_reader lin;
+    if (rd_sub(r, "linear_attn_config", &lin)) {
+        g->kda.heads = rd_size(&lin, NAMES("num_heads"), g->kda.heads);
+        g->kda.head_dim = rd_size(&lin, NAMES("head_dim"), g->kda.head_dim);
+        g->kda.kernel = rd_size(&lin, NAMES("short_conv_kernel_size"), g->kda.kernel);
+        r->ok = r->ok && lin.ok;
+    }
+    /* Glm5NextTextLinearAttention: low-rank forget and output gates through head_dim
+     * (forget_gate.f_a_proj/f_b_proj, g_a_proj/g_b_proj), a transformers class */
+    g->kda.transformers = true;
+}
+
+/* The sparse-attention layers: DeepSeek's MLA without rope (qk_rope_head_dim 0: the latent
+ * alone is cached, kv_a_proj_with_mqa h -> kv_lora_rank) and GLM-5's lightning indexer, which
+ * gates index_kpool consecutive keys into one (index_kpool_compress). */
+static void glm5_next_read_mla(struct model_reader *r, struct glm5_next *g)
+{
+    struct gs_attention *s = &g->mla;
+    memset(s, 0, sizeof(*s));
+    s->heads = g->plan.heads;
+    s->cached = true;
+    s->q_lora_rank = rd_dim(r, NAMES("q_lora_rank"), false, 1536);
+    s->kv_lora_rank = rd_size(r, NAMES("kv_lora_rank"), 512);
+    s->qk_nope_head_dim = rd_size(r, NAMES("qk_nope_head_dim"), 256);
+    s->qk_rope_head_dim = rd_dim(r, NAMES("qk_rope_head_dim"), false, 0);
+    s->v_head_dim = rd_size(r, NAMES("v_head_dim"), 256);
+    s->nope = s->qk_rope_head_dim == 0 || rd_flag(r, "mla_use_nope", false);
+    decoder_read_indexer(r, s, 2048);
+    /* Glm5NextTextConfig's default index_kpool is 16; GLM-5.3-Flash's config says 4 */
+    g->kpool = rd_size(r, NAMES("index_kpool"), 16);
+    g->kpool_compress = rd_flag(r, "index_kpool_compress", true);
+    s->index_pool = g->kpool > 1 ? g->kpool : 0;
+}
+
+/* One MLA layer's attention: gs_build_mla, and on a layer with its own indexer the kpool
+ * gate's parameters (Glm5NextTextIndexer: index_kpool_compress_ape index_kpool x
+ * index_head_dim, a learned offset a slot of the pool, and index_kpool_compress_gate
+ * index_head_dim x h, applied with F.linear; bf16 in the checkpoint, as its count by dtype
+ * shows). A "shared" layer has no indexer of its own and reuses the previous full layer's
+ * top-k. */
+static void glm5_next_mla(struct gs_arch *a, size_t b, const struct glm5_next *g, bool indexer)
+{
+    struct gs_attention s = g->mla;
+    if (!indexer)
+        s.index_heads = s.index_head_dim = s.index_pool = 0;
+    gs_build_mla(a, b, &s, false);
+    if (!indexer || !g->kpool_compress)
+        return;
+    gs_block_module(a, b, "indexer.index_kpool_compress_ape", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, 0, g->kpool, s.index_head_dim, 1);
+    gs_block_module(a, b, "indexer.index_kpool_compress_gate", GS_MODULE_TENSOR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, 0, s.index_head_dim, a->hidden_size, 1);
+}
+
+/* One decoder layer kind: KDA or MLA, a dense MLP (Glm5NextTextMLP: gate/up/down, the SwiGLU
+ * clamped at swiglu_limit, no parameter) or the experts (Glm5NextTextMoE: DeepSeek-V3's
+ * sigmoid router, 288 experts and a shared one), input_layernorm and post_attention_layernorm,
+ * and with mHC the two hyper-connections (attn_hc and ffn_hc, DeepseekV4HyperConnection: fn
+ * (2 + n) n x n h, base (2 + n) n, scale 3; their input norm has no weight). SGLang keeps them in
+ * fp32 (models/glm5_next.py: hc_attn_fn, hc_attn_base, hc_attn_scale ... dtype float32), where the
+ * checkpoint stores fn in bf16. */
+static size_t glm5_next_block(struct gs_arch *a, const struct glm5_next *g, bool kda, bool indexer,
+                              bool routed)
+{
+    const size_t b = gs_arch_new_block(a);
+    if (kda)
+        kda_build(a, b, &g->kda);
+    else
+        glm5_next_mla(a, b, g, indexer);
+    if (routed)
+        gs_build_moe(a, b, &g->plan.experts);
+    else
+        gs_build_mlp(a, b, g->plan.intermediate, true, false, &GS_MLP_NAMES);
+    gs_build_norms(a, b, "layernorm", 2, false);
+    if (g->streams)
+        hyper_connections(a, b, g->streams, a->hidden_size, 2);
+    return b;
+}
+
+/* The stored MTP layer (model.language_model.layers.<num_hidden_layers>, which transformers
+ * skips: _keys_to_ignore_on_load_unexpected; SGLang's glm5_next_nextn.py and vLLM's Glm5NextMTP
+ * load it): an MLA layer with its indexer, routed, its two norms, enorm, hnorm, eh_proj
+ * (2h -> h) and shared_head.norm - one residual stream, no hyper-connection, and no copy of the
+ * embedding or the head (the checkpoint's 888 tensors of layer 45 hold none). */
+static void glm5_next_mtp(struct model_reader *r, struct gs_arch *a, const struct glm5_next *g)
+{
+    const uint64_t layers = rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0);
+    if (layers == 0 || !r->ok)
+        return;
+    struct glm5_next single = *g;
+    single.streams = 0;
+    const size_t b = glm5_next_block(a, &single, false, true, g->plan.experts.experts > 0);
+    const uint64_t h = a->hidden_size;
+    gs_block_module(a, b, "eh_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_ATTENTION, 0, 2 * h,
+                    h, 1);
+    gs_build_norms(a, b, "enorm_hnorm_shared_head_norm", 3, false);
+    gs_arch_tower(a, "mtp", b, GS_PART_MTP, layers, false);
+}
+
+/* Glm5NextTextModel (modular_glm5_next.py): embed_tokens, the layers - Kimi Delta Attention
+ * (kda.h) or GLM-5's NoPE sparse MLA, each with a dense MLP or the experts and, with mhc,
+ * hc_mult residual streams (the embedding copied into each; the final collapse,
+ * Glm5NextTextHyperHead, an unweighted mean without parameters) - the final norm, an untied
+ * lm_head, and the stored MTP layer. */
+static void read_glm5_next_text(struct model_reader *r, struct gs_arch *a)
+{
+    struct glm5_next g;
+    memset(&g, 0, sizeof(g));
+    decoder_read_dims(r, a, &g.plan, false, 0, false);
+    decoder_read_experts(r, &g.plan, false);
+    g.plan.experts.shared_width =
+        g.plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 1);
+    /* DeepSeek-V3's router (Glm5NextTextTopkRouter): a bare weight scored in fp32
+     * (moe_router_dtype float32), the correction bias a buffer */
+    g.plan.experts.router_buffer = g.plan.experts.experts;
+    g.plan.experts.router_parameter = true;
+    g.plan.experts.router_fp32 = true;
+    g.streams = rd_flag(r, "mhc", true) ? rd_size(r, NAMES("hc_mult"), 4) : 0;
+    glm5_next_read_kda(r, &g);
+    if (!r->ok)
+        return;
+    glm5_next_read_mla(r, &g);
+    if (!r->ok || !glm5_next_read_kinds(r, &g) || !glm_read_routed(r, &g.plan) ||
+        !glm_read_indexers(r, g.plan.layers, g.indexer))
+        return;
+    size_t block[2][2][2];
+    bool made[2][2][2];
+    memset(made, 0, sizeof(made));
+    gs_arch_set_layers(a, g.plan.layers, 0);
+    for (uint64_t l = 0; l < g.plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int k = g.kda_layer[l], x = !k && g.indexer[l], m = g.plan.moe[l];
+        if (!made[k][x][m]) {
+            block[k][x][m] = glm5_next_block(a, &g, k, x, m);
+            made[k][x][m] = true;
+        }
+        gs_arch_set_layer(a, l, block[k][x][m]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    gs_build_norms(a, GS_BLOCKS_MAX, "norm", 1, false);
+    glm5_next_mtp(r, a, &g);
+}
+
+/* GLM-5.3-Flash's processor (Glm5NextImageProcessor, image_processing_glm5_next.py): at most
+ * max_image_tokens 8,000 merged patches of 28 x 28 pixels over temporal_patch_size 2 frames
+ * (smart_resize's max_pixels = 8,000 x 2 x 28^2). */
+#define GLM5_NEXT_MAX_PIXELS (28ULL * 28 * 2 * 8000)
+
+/* Glm5NextForConditionalGeneration (modular_glm5_next.py; GLM-5.3-Flash): the language model of
+ * text_config (or, in a flat text-only checkpoint, of the config's own fields, which
+ * Glm5NextConfig forwards to its text config) and the vision tower of vision_config,
+ * Glm5NextVisionModel: GLM-OCR's tower whose patch merger's MLP is projection_intermediate_size
+ * wide (the SwiGLU clamps add no parameter). A config with no vision_config is read without a
+ * tower: the default one transformers would build (GLM-OCR's) is no checkpoint's. */
+static void read_glm5_next(struct model_reader *r, struct gs_arch *a)
+{
+    static const struct glm_vision_form form = {"projection_intermediate_size",
+                                                GLM5_NEXT_MAX_PIXELS};
+    struct model_reader text, vision;
+    const bool nested = rd_sub(r, "text_config", &text);
+    if (!r->ok)
+        return;
+    read_glm5_next_text(nested ? &text : r, a);
+    if (nested && !text.ok)
+        r->ok = false;
+    if (!r->ok || !rd_sub(r, "vision_config", &vision))
+        return;
+    glm_ocr_vision_read(&vision, a, &form);
+    if (!vision.ok)
+        r->ok = false;
+}
+
 const struct model_type MODELS_SPARSE_ATTENTION[] = {
     {"deepseek_v4", "DeepseekV4ForCausalLM", read_deepseek_v4},
     {"glm_moe_dsa", "GlmMoeDsaForCausalLM", read_glm_moe_dsa},
+    {"glm5_next", "Glm5NextForConditionalGeneration", read_glm5_next},
+    {"glm5_next_text", "Glm5NextForCausalLM", read_glm5_next_text},
     {NULL, NULL, NULL},
 };

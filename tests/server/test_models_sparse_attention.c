@@ -1,6 +1,6 @@
 /*
  * test_models_sparse_attention.c - the readers of server/readers/sparse_attention.c
- * (DeepSeek-V4, GLM-5): exact parameter counts against transformers 5's count
+ * (DeepSeek-V4, GLM-5, GLM-5.3-Flash): exact parameter counts against transformers 5's count
  * (the written-out arithmetic of tests/fixtures/configs/<model_type>/README.md,
  * which also compares the published totals), active parameters, the MTP layers
  * and the buffers the checkpoint stores beside them, the KV cache per token
@@ -21,6 +21,7 @@
 #include "gs/framework.h"
 #include "gs/gpu.h"
 #include "gs/inference.h"
+#include "gs/model_support.h"
 #include "gs/perf.h"
 #include "gs/sglang.h"
 #include "gs/speculative.h"
@@ -36,6 +37,7 @@
 #define GLM5  "glm_moe_dsa/zai-org__GLM-5.json"
 #define GLM51 "glm_moe_dsa/zai-org__GLM-5.1.json"
 #define GLM52 "glm_moe_dsa/zai-org__GLM-5.2.json"
+#define GLM53_FLASH "glm5_next/zai-org__GLM-5.3-Flash.json"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -1000,6 +1002,160 @@ static void test_glm52_sglang_indexer(void **state)
     assert_int_equal(r.kv.indexer_token_bytes, 21 * 132);
 }
 
+/* ------------------------------------------------------------ GLM-5.3-Flash */
+
+/* Decoder layers whose mixer is `mixer`. */
+static uint64_t layers_of(const struct gs_arch *a, enum gs_mixer mixer)
+{
+    uint64_t counts[GS_BLOCKS_MAX], n = 0;
+    gs_arch_count_blocks(a, 0, a->num_hidden_layers, counts);
+    for (size_t b = 0; b < a->block_count; b++)
+        if (a->blocks[b].mixer == mixer)
+            n += counts[b];
+    return n;
+}
+
+/* glm5_next/README.md: 34 KDA layers of 137,732,288 attention parameters, 11 NoPE MLA layers of
+ * 117,442,560 and an indexer of 7,471,872 (its kpool gate 524,288 and offsets 512 among them),
+ * 3 dense MLPs of 150,994,944 and 42 routed layers of 7,274,102,784 (and 288 correction biases,
+ * a buffer), two hyper-connections a layer, 393,243 each, GLM-OCR's vision tower with a 10,240-wide
+ * merger, 563,627,008; the MTP layer 7,432,592,416 with its bias. total + mtp + buffers is the
+ * checkpoint's 321,323,031,390 (its shard headers' parameters: F8_E4M3 314,396,639,232 + BF16
+ * 6,926,096,640 + the 295,518 F32 parameters among its 19,484,766 F32 elements, the rest block
+ * scales); the card's "18B active" counts the vision tower and the input embedding, which
+ * gpusizer's active leaves out. */
+static void test_glm53_flash_counts(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(GLM53_FLASH);
+    assert_counts(&a, (struct counts){313890426878ULL, 16742321150ULL, 7432592416ULL, 42 * 288});
+    assert_int_equal(313890426878ULL + 7432592416ULL + 42 * 288, 321323031390ULL);
+    assert_int_equal(314396639232ULL + 6926096640ULL + 295518, 321323031390ULL);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.vision, 563627008);
+    assert_int_equal(c.other, 45ULL * 2 * (24 * 16384 + 24 + 3)); /* the hyper-connections */
+    assert_int_equal(c.attention, 34ULL * 137732288 + 11ULL * (117442560 + 7471872));
+    assert_int_equal(layers_of(&a, GS_MIXER_RECURRENT), 34);
+    assert_int_equal(layers_of(&a, GS_MIXER_MLA), 11);
+    assert_int_equal(indexer_layers(&a), 11);
+    assert_int_equal(gs_arch_moe_layers(&a), 42);
+    /* layer 3 is the first MLA layer; every fourth after it */
+    for (uint64_t l = 0; l < 45; l++)
+        assert_int_equal(a.blocks[a.layer_block[l]].mixer == GS_MIXER_MLA, l % 4 == 3);
+    /* NoPE: no rotary table, one 512-wide latent */
+    assert_int_equal(a.rope_table_count, 0);
+    /* the text config alone (glm5_next_text) is the same language model */
+    const struct gs_arch t = fixture_arch_file_set_in(GLM53_FLASH, NULL, "vision_config", NULL);
+    assert_int_equal(fixture_count(&t).total, 313890426878ULL - 563627008);
+}
+
+/* Per token and GPU: the 11 MLA layers' 512-value latent (bf16 11 x 1,024 bytes; fp8_ds_mla
+ * 512 fp8 + 4 x 4 scale bytes, no rotary part: 11 x 528), replicated on every tensor rank; the
+ * indexer's 132-byte fp8 keys, one a pool of index_kpool 4 tokens: ceil(11 x 132 / 4) = 363
+ * (vLLM's Glm5NextIndexerCache, tokens_per_state 4), 1,089 more at a key a token (SGLang); and
+ * each sequence's KDA state over the 34 layers, split by tensor rank: the q/k/v convolution
+ * window 3 x 8,192 x 3 bf16 (147,456 bytes) and the fp32 state 64 x 128 x 128 (4,194,304):
+ * 147,619,840 bytes at TP 1, 18,452,480 at TP 8. */
+static void test_glm53_flash_cache(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(GLM53_FLASH);
+    const uint64_t per_seq = 34ULL * (3 * 8192 * 3 * 2 + 64ULL * 128 * 128 * 4);
+    assert_int_equal(per_seq, 147619840);
+    for (uint64_t t = 1; t <= 8; t *= 8) {
+        const struct gs_kv_layout kv = fixture_layout_as(&a, GS_KV_AUTO, t);
+        assert_int_equal(kv.bytes_per_token, 11 * 1024);
+        assert_int_equal(kv.full_layers, 11);
+        assert_int_equal(kv.recurrent_layers, 34);
+        assert_int_equal(kv.indexer_token_bytes, 363);
+        assert_int_equal(kv.indexer_pooled_token_bytes, 11 * 132 - 363);
+        assert_int_equal(kv.state_bytes_per_sequence, per_seq / t);
+        assert_int_equal(kv.topk_tokens, 2048);
+        const struct gs_kv_layout fp8 = fixture_layout_as(&a, GS_KV_FP8_DS_MLA, t);
+        assert_int_equal(fp8.bytes_per_token, 11 * 528);
+    }
+    struct gs_kv_layout kv = fixture_layout_as(&a, GS_KV_AUTO, 1);
+    gs_kv_layout_with_unpooled_indexer(&kv);
+    assert_int_equal(kv.indexer_token_bytes, 11 * 132);
+    gs_kv_layout_with_unpooled_indexer(&kv); /* a second call changes nothing */
+    assert_int_equal(kv.indexer_token_bytes, 11 * 132);
+    /* GLM-5's indexer keeps a key a token: nothing pooled */
+    const struct gs_arch glm5 = fixture_arch_file(GLM5);
+    assert_int_equal(fixture_layout_as(&glm5, GS_KV_AUTO, 1).indexer_pooled_token_bytes, 0);
+}
+
+/* Which releases load GLM-5.3-Flash (model_support.c): SGLang from 0.5.20 (PR #36507), vLLM from
+ * 0.30.0 (PR #53906, not in 0.29.0), TensorRT-LLM in no release gpusizer models (1.3's
+ * _arch_index.py has no Glm5Next); its KDA layers keep a state no Transformers backend holds,
+ * so an earlier release fails at startup. SGLang prices the indexer keys a token
+ * (pool_configurator.py), vLLM a pool of 4. */
+static void test_glm53_flash_engines(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(GLM53_FLASH);
+    bool refuses = false;
+    assert_non_null(gs_model_support(GS_ENGINE_SGLANG, &a, 518, &refuses));
+    assert_true(refuses);
+    assert_null(gs_model_support(GS_ENGINE_SGLANG, &a, 520, &refuses));
+    assert_non_null(gs_model_support(GS_ENGINE_VLLM, &a, 2900, &refuses));
+    assert_true(refuses);
+    assert_null(gs_model_support(GS_ENGINE_VLLM, &a, 3000, &refuses));
+    assert_null(gs_model_support(GS_ENGINE_VLLM, &a, 0, &refuses));
+    assert_non_null(gs_model_support(GS_ENGINE_TENSORRT_LLM, &a, 10300, &refuses));
+    assert_true(refuses);
+
+    struct gs_inference_input in = sglang_on_150gb(&a, 520);
+    in.context_length = 8192;
+    in.gpu.hw = GS_HW_HOPPER;
+    struct gs_inference_result r;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_true(r.starts);
+    assert_int_equal(r.kv.bytes_per_token, 11 * 1024); /* bf16 on Hopper */
+    assert_int_equal(r.kv.indexer_token_bytes, 11 * 132);
+    in.engine.engine = GS_ENGINE_VLLM;
+    in.engine.version = 0;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_int_equal(r.kv.indexer_token_bytes, 363);
+    in.engine.version = 2900;
+    assert_int_equal(gs_inference_compute(&in, &r, NULL), GS_OK);
+    assert_false(r.starts);
+    assert_non_null(r.model_refusal);
+}
+
+/* A small GLM-5 Next text config (glm5_next_text, the flat form): 4 layers, the fourth MLA. */
+#define GLM5_NEXT_SMALL(extra)                                                                     \
+    "{\"model_type\":\"glm5_next_text\",\"hidden_size\":256,\"vocab_size\":1000,"                  \
+    "\"num_hidden_layers\":4,\"num_attention_heads\":4,\"intermediate_size\":512,"                 \
+    "\"kv_lora_rank\":64,\"q_lora_rank\":64,\"qk_nope_head_dim\":32,\"qk_rope_head_dim\":0,"       \
+    "\"v_head_dim\":32,\"index_n_heads\":4,\"index_head_dim\":32,\"index_kpool\":4,"               \
+    "\"n_routed_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":64,"               \
+    "\"first_k_dense_replace\":1,\"hc_mult\":2,"                                                   \
+    "\"linear_attn_config\":{\"num_heads\":4,\"head_dim\":32,\"short_conv_kernel_size\":4}" extra  \
+    "}"
+
+/* layer_types names each layer linear_attention, deepseek_sparse_attention or full_attention,
+ * one a layer; index_kpool is at least 1. Without layer_types every fourth layer is MLA
+ * (Glm5NextTextConfig.__post_init__); mhc false builds no hyper-connection. */
+static void test_glm53_flash_errors(void **state)
+{
+    (void)state;
+    fixture_assert_reader_error(GLM5_NEXT_SMALL(",\"layer_types\":[\"linear_attention\"]"),
+                                "/layer_types");
+    fixture_assert_reader_error(
+        GLM5_NEXT_SMALL(",\"layer_types\":[\"linear_attention\",\"linear_attention\","
+                        "\"sliding_attention\",\"full_attention\"]"),
+        "/layer_types");
+    fixture_assert_reader_error(GLM5_NEXT_SMALL(",\"index_kpool\":0"), "/index_kpool");
+    const struct gs_arch a = fixture_arch(GLM5_NEXT_SMALL(""));
+    assert_int_equal(layers_of(&a, GS_MIXER_RECURRENT), 3);
+    assert_int_equal(a.blocks[a.layer_block[3]].mixer, GS_MIXER_MLA);
+    assert_int_equal(a.blocks[a.layer_block[3]].attn.index_pool, 4);
+    /* two hyper-connections a layer of (2 + 2) x 2 x 2 x 256 + 8 + 3 */
+    assert_int_equal(fixture_count(&a).other, 4ULL * 2 * (8 * 512 + 8 + 3));
+    const struct gs_arch plain = fixture_arch(GLM5_NEXT_SMALL(",\"mhc\":false"));
+    assert_int_equal(fixture_count(&plain).other, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1027,6 +1183,10 @@ int main(void)
         cmocka_unit_test(test_glm5_sglang_cache),
         cmocka_unit_test(test_glm5_sglang_cell_price),
         cmocka_unit_test(test_glm52_sglang_indexer),
+        cmocka_unit_test(test_glm53_flash_counts),
+        cmocka_unit_test(test_glm53_flash_cache),
+        cmocka_unit_test(test_glm53_flash_engines),
+        cmocka_unit_test(test_glm53_flash_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -121,6 +121,11 @@ struct gs_kv_layout {
      * TensorRT-LLM give them none); the keys they would hold a token, for an engine that keeps
      * them anyway (gs_kv_layout_with_shared_indexer) */
     uint64_t indexer_shared_layers, indexer_shared_token_bytes;
+    /* Indexers that cache one key a pool of tokens (gs_attention.index_pool) are in
+     * indexer_token_bytes at a key a pool, as vLLM stores them; what a key a token would add,
+     * for an engine that keeps the pooled keys in a per-token buffer
+     * (gs_kv_layout_with_unpooled_indexer) */
+    uint64_t indexer_pooled_token_bytes;
 };
 
 /* Counts the kv-shared layers of `kv` as layers holding their own cache, as an engine that
@@ -128,6 +133,12 @@ struct gs_kv_layout {
  * num_effective_layers, and its hybrid layer lists count every layer); their share fields are
  * zeroed, so a second call changes nothing. */
 void gs_kv_layout_with_shared(struct gs_kv_layout *kv);
+
+/* Prices the pooled indexer keys of `kv` at a key a token (indexer_pooled_token_bytes into
+ * indexer_token_bytes, then zeroed), as SGLang's DSATokenToKVPool sizes its index buffer and
+ * its cell (pool_configurator.py _compute_cell_size: index_head_dim + index_head_dim / 128 x 4
+ * bytes a layer a token, whatever index_kpool says). */
+void gs_kv_layout_with_unpooled_indexer(struct gs_kv_layout *kv);
 
 /* Counts the shared-indexer layers of `kv` as layers keeping indexer keys of their own, as an
  * engine whose pool allocates them for every sparse-attention layer does (SGLang before 0.5.18,
