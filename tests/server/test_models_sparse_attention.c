@@ -1044,7 +1044,7 @@ static void test_glm53_flash_counts(void **state)
         assert_int_equal(a.blocks[a.layer_block[l]].mixer == GS_MIXER_MLA, l % 4 == 3);
     /* NoPE: no rotary table, one 512-wide latent */
     assert_int_equal(a.rope_table_count, 0);
-    /* the text config alone (glm5_next_text) is the same language model */
+    /* without vision_config (a flat or text-only config) the language model alone */
     const struct gs_arch t = fixture_arch_file_set_in(GLM53_FLASH, NULL, "vision_config", NULL);
     assert_int_equal(fixture_count(&t).total, 313890426878ULL - 563627008);
 }
