@@ -221,6 +221,7 @@ struct weigh {
     bool bad_group;         /* a quantized input slice is not a whole number of groups */
     uint64_t bad_in;
     uint16_t unquantized;   /* 1 << enum gs_part: parts the checkpoint's scheme leaves unquantized */
+    bool unquantized_shared;         /* ... and its shared experts (struct gs_checkpoint) */
     const char *unquantized_modules; /* attention modules it names (struct gs_checkpoint) */
     uint8_t unquantized_mtp_layers;  /* the MTP layers it keeps whole (struct gs_checkpoint) */
     uint16_t mixed;                  /* parts a mixed-precision checkpoint stores in a format of
@@ -242,10 +243,19 @@ static struct weigh weigh_for(const struct gs_arch *a, const struct gs_weights_r
                           false,
                           0,
                           own ? c->unquantized_parts : 0,
+                          own && c->unquantized_shared_experts,
                           own ? c->unquantized_modules : "",
                           own ? c->unquantized_mtp_layers : 0,
                           own ? c->mixed_parts : 0,
                           c->part_format};
+}
+
+/* Whether `m` is a shared expert's projection the checkpoint's ignore list keeps (the builders
+ * name them shared_expert.*, or shared_experts.* inside the MoE block). */
+static bool shared_unquantized(const struct weigh *w, const struct gs_module *m)
+{
+    return w->unquantized_shared && m->part == GS_PART_MLP && m->name != NULL &&
+           strstr(m->name, "shared_expert") != NULL;
 }
 
 /* Whether attention module `m` is one the checkpoint's ignore list names: its
@@ -280,7 +290,7 @@ static bool in_format(const struct weigh *w, const struct gs_module *m, bool pla
     if (plain || m->kind != GS_MODULE_LINEAR ||
         !((m->flags & GS_MOD_QUANT) || (listed && m->part == GS_PART_LM_HEAD)) ||
         gguf_millibits(r->format) != 0 || (w->unquantized & (1u << m->part)) ||
-        named_unquantized(w, m) || (w->mixed && !listed))
+        named_unquantized(w, m) || shared_unquantized(w, m) || (w->mixed && !listed))
         return false;
     return !(r->experts_only && !(m->flags & GS_MOD_EXPERT));
 }

@@ -19,9 +19,10 @@
  * ("model.layers.*.self_attn*", "re:.*mlp.gate$", "lm_head",
  * "model.layers.3.self_attn.kv_b_proj"); gpusizer weighs kinds of module,
  * not single layers, so an entry counts for its kind in every layer: a
- * whole attention (self_attn, attn, linear_attn, mixer), a whole dense MLP
- * or shared expert, the routed experts - as parts (1 << enum gs_part) -, or
- * one attention projection by name. A whole numbered layer
+ * whole attention (self_attn, attn, linear_attn, mixer), a whole dense MLP,
+ * the routed experts - as parts (1 << enum gs_part) -, the shared experts
+ * (which leave the dense MLPs beside them as they are), or one attention
+ * projection by name. A whole numbered layer
  * ("model.layers.0*") keeps its MLP: the dense first layers NVIDIA's NVFP4
  * releases of DeepSeek-style models leave out. Norms, biases, routers,
  * embeddings, heads and towers are never quantized by gpusizer, so naming
@@ -30,7 +31,8 @@
  * inside them changes nothing. */
 struct kept {
     uint16_t parts;
-    uint8_t mtp_layers; /* struct gs_checkpoint.unquantized_mtp_layers */
+    bool shared_experts; /* struct gs_checkpoint.unquantized_shared_experts */
+    uint8_t mtp_layers;  /* struct gs_checkpoint.unquantized_mtp_layers */
     char *modules;
     size_t cap;
 };
@@ -133,7 +135,7 @@ static void keep_entry(struct kept *k, const char *s)
         has(s, "router") || strcmp(leaf, "gate") == 0 || has(s, "e_score"))
         return;
     if (has(s, "shared_expert"))
-        k->parts |= 1u << GS_PART_MLP;
+        k->shared_experts = true; /* a shared expert's entry says nothing of the dense MLPs */
     else if (has(s, "experts"))
         k->parts |= 1u << GS_PART_EXPERTS;
     else if (one_of(leaf, attention))
@@ -154,7 +156,7 @@ static void keep_entry(struct kept *k, const char *s)
 
 static void read_kept(const json_t *list, struct gs_checkpoint *out)
 {
-    struct kept k = {0, 0, out->unquantized_modules, sizeof(out->unquantized_modules)};
+    struct kept k = {0, false, 0, out->unquantized_modules, sizeof(out->unquantized_modules)};
     out->unquantized_modules[0] = '\0';
     for (size_t i = 0; json_is_array(list) && i < json_array_size(list); i++) {
         const char *s = json_string_value(json_array_get(list, i));
@@ -162,6 +164,7 @@ static void read_kept(const json_t *list, struct gs_checkpoint *out)
             keep_entry(&k, s);
     }
     out->unquantized_parts = k.parts;
+    out->unquantized_shared_experts = k.shared_experts;
     out->unquantized_mtp_layers = k.mtp_layers;
 }
 
@@ -171,7 +174,8 @@ static void append_kept(struct gs_checkpoint *c)
 {
     const uint16_t parts = c->unquantized_parts;
     const uint8_t mtp = c->unquantized_mtp_layers;
-    if (parts == 0 && mtp == 0 && c->unquantized_modules[0] == '\0')
+    const bool shared = c->unquantized_shared_experts && !(parts & (1u << GS_PART_MLP));
+    if (parts == 0 && !shared && mtp == 0 && c->unquantized_modules[0] == '\0')
         return;
     /* the names as a list: ",q_proj,k_proj," reads "q_proj, k_proj" */
     char names[sizeof(c->unquantized_modules) * 2];
@@ -195,19 +199,20 @@ static void append_kept(struct gs_checkpoint *c)
                 const size_t used = strlen(layer);
                 snprintf(layer + used, sizeof(layer) - used, "%s%u", used ? ", " : "MTP layer ", i);
             }
-    const char *kinds[5] = {parts & (1u << GS_PART_ATTENTION) ? "attention" : NULL,
+    const char *kinds[6] = {parts & (1u << GS_PART_ATTENTION) ? "attention" : NULL,
                             parts & (1u << GS_PART_MLP) ? "dense and shared MLPs" : NULL,
+                            shared ? "shared experts" : NULL,
                             parts & (1u << GS_PART_EXPERTS) ? "routed experts" : NULL,
                             projections[0] ? projections : NULL,
                             mtp == UINT8_MAX ? "the MTP layers"
                             : mtp            ? layer
                                              : NULL};
     size_t count = 0;
-    for (size_t i = 0; i < 5; i++)
+    for (size_t i = 0; i < 6; i++)
         count += kinds[i] != NULL;
     size_t used = strlen(c->detail);
     snprintf(c->detail + used, sizeof(c->detail) - used, "; the ignore list keeps ");
-    for (size_t i = 0, shown = 0; i < 5; i++) {
+    for (size_t i = 0, shown = 0; i < 6; i++) {
         if (kinds[i] == NULL)
             continue;
         shown++;

@@ -116,7 +116,8 @@ static void test_hf_quant_config_merged(void **state)
     assert_format(&c[0], GS_WF_FP8, 0, 0);
     assert_format(&c[1], GS_WF_NVFP4, 16, 0);
     assert_string_equal(c[1].unquantized_modules, ",kv_a_proj_with_mqa,kv_b_proj,q_a_proj,q_b_proj,");
-    assert_format(&c[2], GS_WF_NVFP4, 16, PART(GS_PART_ATTENTION) | PART(GS_PART_MLP));
+    assert_format(&c[2], GS_WF_NVFP4, 16, PART(GS_PART_ATTENTION));
+    assert_true(c[2].unquantized_shared_experts);
     assert_true(c[2].experts_only);
 
     json_t *config = json_loads("{\"quantization_config\": {\"quant_method\": \"fp8\", "
@@ -554,6 +555,38 @@ static void test_mtp_layers_excluded(void **state)
                                      "and the MTP layers in 16-bit"));
 }
 
+/* nvidia/GLM-5.3-Flash-NVFP4's hf_quant_config.json excludes each routed layer's
+ * "model.language_model.layers.N.mlp.shared_experts*" and no dense MLP: its first three layers'
+ * MLPs are NVFP4 while the shared experts stay bf16. An entry naming the shared experts keeps
+ * them alone. DeepSeek-V3's shapes (H 7168, a shared expert 2048 wide on each of the 58 routed
+ * layers, a dense MLP 18,432 wide on the first 3): each shared expert kept in bf16 holds
+ * 3 x 7168 x 2048 x 2 bytes where NVFP4 holds 2 x nvfp4(7168, 2048) + nvfp4(2048, 7168). */
+static void test_shared_experts_excluded(void **state)
+{
+    (void)state;
+#define NVFP4_EXCLUDING(list)                                                                      \
+    "\"quantization_config\":{\"quant_method\":\"modelopt\",\"quant_algo\":\"NVFP4\","             \
+    "\"group_size\":16,\"exclude_modules\":[" list "]},"
+    char extra[512];
+    snprintf(extra, sizeof(extra), NVFP4_EXCLUDING("\"lm_head\""));
+    const struct gs_arch none = fixture_deepseek_v3_with(extra);
+    snprintf(extra, sizeof(extra),
+             NVFP4_EXCLUDING("\"model.language_model.layers.3.mlp.shared_experts*\",\"lm_head\""));
+    const struct gs_arch shared = fixture_deepseek_v3_with(extra);
+    assert_true(shared.checkpoint.unquantized_shared_experts);
+    assert_int_equal(shared.checkpoint.unquantized_parts, 0);
+    assert_non_null(strstr(shared.checkpoint.detail, "keeps shared experts in 16-bit"));
+    const uint64_t h = 7168, s = 2048;
+    const uint64_t one = 3 * h * s * 2 - (2 * nvfp4(h, s) + nvfp4(s, h));
+    assert_int_equal(weights(&shared, GS_WF_NVFP4, 1) - weights(&none, GS_WF_NVFP4, 1), 58 * one);
+    /* a dense MLP's entry keeps the dense MLPs and the shared experts, as before */
+    snprintf(extra, sizeof(extra), NVFP4_EXCLUDING("\"model.layers.0.mlp*\""));
+#undef NVFP4_EXCLUDING
+    const struct gs_arch dense = fixture_deepseek_v3_with(extra);
+    assert_int_equal(dense.checkpoint.unquantized_parts, PART(GS_PART_MLP));
+    assert_true(weights(&dense, GS_WF_NVFP4, 1) > weights(&shared, GS_WF_NVFP4, 1));
+}
+
 static char *slurp(const char *relative)
 {
     char path[512];
@@ -608,6 +641,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_modelopt_in_config),
         cmocka_unit_test(test_hf_quant_config_merged),
+        cmocka_unit_test(test_shared_experts_excluded),
         cmocka_unit_test(test_compressed_tensors),
         cmocka_unit_test(test_other_methods),
         cmocka_unit_test(test_nvfp4_weight_bytes),

@@ -480,8 +480,11 @@ struct gs_checkpoint {
     uint64_t group_size;     /* GPTQ/AWQ */
     bool experts_only;       /* only routed experts are quantized (gpt-oss mxfp4) */
     uint16_t unquantized_parts; /* 1 << enum gs_part: parts the scheme's ignore/exclude list keeps
-                                   at the checkpoint dtype (NVFP4 releases' self_attn, shared
-                                   experts); embeddings, head, norms and routers never quantize */
+                                   at the checkpoint dtype (NVFP4 releases' self_attn, dense
+                                   MLPs); embeddings, head, norms and routers never quantize */
+    bool unquantized_shared_experts; /* the list keeps the shared experts ("*.shared_experts*")
+                                        but not, by that entry, the dense MLPs beside them
+                                        (GLM-5.3-Flash-NVFP4: layers 0-2's MLPs are NVFP4) */
     char unquantized_modules[96]; /* attention projections the list names one by one, ","
                                      before and after each ("," "kv_b_proj" "," "q_a_proj" ",") */
     uint8_t unquantized_mtp_layers; /* the MTP layers the list keeps whole at the checkpoint
