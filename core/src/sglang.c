@@ -1229,10 +1229,11 @@ static void dsa_cell_price(const struct gs_inference_input *in, uint32_t v,
 static void sglang_pages(const struct gs_inference_input *in, struct gs_inference_result *out)
 {
     gs_kv_layout_with_shared(&out->kv);
-    /* GLM-5.3-Flash's pooled indexer keys: DSATokenToKVPool's index buffer is index_buf_size =
-     * size tokens (memory_pool.py; IndexKeyCache, page_size x (index_head_dim + 4) bytes a page),
-     * and DefaultPoolConfigurator._compute_cell_size charges indexer_size_per_token a layer a
-     * token with no index_kpool in it: the pools of 4 are written into a buffer of tokens */
+    /* GLM-5.3-Flash's pooled indexer keys: DefaultPoolConfigurator._compute_cell_size
+     * (model_executor/pool_configurator.py) charges indexer_size_per_token a DSA layer a token
+     * with no index_kpool in it, so the count of tokens is priced at a key a token; gpusizer
+     * holds what is charged (DSATokenToKVPool's index buffer, index_buf_size defaulting to the
+     * pool's size in tokens, was read in a fork's copy only) */
     gs_kv_layout_with_unpooled_indexer(&out->kv);
     const struct gs_state_dtypes dtypes = sglang_state_dtypes(in, out->sglang_release);
     gs_engine_state_bytes(in, &dtypes, &out->kv);

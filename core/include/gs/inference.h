@@ -135,9 +135,9 @@ struct gs_kv_layout {
 void gs_kv_layout_with_shared(struct gs_kv_layout *kv);
 
 /* Prices the pooled indexer keys of `kv` at a key a token (indexer_pooled_token_bytes into
- * indexer_token_bytes, then zeroed), as SGLang's DSATokenToKVPool sizes its index buffer and
- * its cell (pool_configurator.py _compute_cell_size: index_head_dim + index_head_dim / 128 x 4
- * bytes a layer a token, whatever index_kpool says). */
+ * indexer_token_bytes, then zeroed), as SGLang's cell charges them (pool_configurator.py
+ * _compute_cell_size: index_head_dim + index_head_dim / 128 x 4 bytes a layer a token, whatever
+ * index_kpool says). */
 void gs_kv_layout_with_unpooled_indexer(struct gs_kv_layout *kv);
 
 /* Counts the shared-indexer layers of `kv` as layers keeping indexer keys of their own, as an
