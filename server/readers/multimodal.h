@@ -12,7 +12,7 @@
 /* Where a tower departs from GLM-OCR's: the vision_config key that sizes the patch merger's
  * gated MLP (GLM-OCR's is out_hidden_size x in_channels wide), and the pixels of the largest
  * image the model's processor takes (smart_resize's max_pixels over its temporal_patch_size
- * frames), which bounds an image's tokens. */
+ * frames), which bounds an image's tokens. A NULL form is GLM-OCR's own. */
 struct glm_vision_form {
     const char *merger_width_key;
     uint64_t max_pixels;
