@@ -1719,6 +1719,49 @@ static uint64_t cross_mask_bytes(struct acc *c, const struct gs_activation_input
 
 static bool cross_states_need_grad(const struct gs_activation_input *in);
 
+/* The residual streams of a block with hyper-connections (DeepSeek-V4's, V4.1's and
+ * GLM-5.3-Flash's mHC: the block's hc.fn is (2 + n) n x n h, one a site) and its sites (two: the
+ * attention's and the MLP's); 1 and 0 for a plain residual. */
+static uint64_t hc_streams(const struct gs_block *b, uint64_t h, uint64_t *sites)
+{
+    *sites = 0;
+    for (size_t i = 0; i < b->module_count && h; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->name != NULL && strcmp(m->name, "hc.fn") == 0 && m->out % h == 0 && m->out > h) {
+            *sites = m->count ? m->count : 1;
+            return m->out / h;
+        }
+    }
+    return 1;
+}
+
+/* What a hyper-connection site saves per token (transformers DeepseekV4HyperConnection, which
+ * Glm5NextTextHyperConnection is, and DeepseekV4DecoderLayer.forward): input_norm, an
+ * unweighted RMSNorm, over hidden_streams.flatten(2).float() keeps that fp32 copy of the n x h
+ * streams (the stream itself where it is fp32 already); F.linear(flat, fn.float()) keeps its
+ * input where fn trains (full training; a 16-bit copy under autocast); the collapse
+ * (pre.unsqueeze(-1) * hidden_streams) and the stream mix torch.matmul(comb, hidden_states) keep
+ * the streams at the residual's dtype (and matmul a 16-bit copy under autocast over an fp32
+ * stream); post.unsqueeze(-1) * output keeps the sublayer's h-wide output. Where the layer's
+ * input needs no gradient (the first layer under LoRA) the streams' ops keep nothing. pre, post
+ * and comb (n + n + n^2 values) are left out. */
+static uint64_t hc_site_bytes(struct acc *c, const struct gs_activation_input *in, uint64_t n,
+                              uint64_t h, uint64_t residual, bool input_frozen)
+{
+    const uint64_t streams = mul(c, n, h);
+    uint64_t per = mul(c, in->autocast ? 2 : in->element_bytes, h);
+    if (input_frozen)
+        return per;
+    per = add(c, per, mul(c, residual, streams));
+    if (residual < 4)
+        per = add(c, per, mul(c, 4, streams));
+    if (in->autocast && residual > 2)
+        per = add(c, per, mul(c, 2, streams));
+    if (in->trainable == GS_TRAIN_ALL)
+        per = add(c, per, mul(c, in->autocast ? 2 : 4, streams));
+    return per;
+}
+
 static struct layer_parts layer(struct acc *c, const struct gs_activation_input *in,
                                 const struct gs_block *b, bool input_frozen)
 {
@@ -1817,6 +1860,13 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (a->hidden_dropout)
         p.replicated = add(c, p.replicated,
                            mul(c, mul(c, b->attn.cross && !b->attn.cross_only ? 3 : 2, tokens), h));
+    /* hyper-connections: each site's saved streams (hc_site_bytes) */
+    uint64_t hc_sites = 0;
+    const uint64_t hc_n = hc_streams(b, h, &hc_sites);
+    if (hc_sites)
+        p.replicated = add(c, p.replicated,
+                           mul(c, mul(c, hc_sites, tokens),
+                               hc_site_bytes(c, in, hc_n, h, residual, input_frozen)));
 
     /* transformers' masked SDPA path (sdpa_masked): sdpa_attention.py repeats grouped K/V
      * (use_gqa_in_sdpa is false under a mask), and SDPA, which the flash kernel cannot serve with
@@ -2200,7 +2250,10 @@ static uint64_t stored(struct acc *c, const struct gs_activation_input *in,
      * 16-bit embedding; it is counted at fp32 as well, one layer's input of slack. */
     if (in->arch->residual_fp32 && residual < 4)
         residual = 4;
-    uint64_t input = mul(c, mul(c, tokens, stream_width(in)), residual);
+    /* with hyper-connections the layer's input is its n residual streams */
+    uint64_t sites = 0;
+    const uint64_t streams = hc_streams(b, stream_width(in), &sites);
+    uint64_t input = mul(c, mul(c, mul(c, tokens, stream_width(in)), streams), residual);
     if (par->sequence_parallel)
         input = div_ceil(input, t);
     enum gs_recompute mode = in->recompute;

@@ -1156,6 +1156,45 @@ static void test_glm53_flash_errors(void **state)
     assert_int_equal(fixture_count(&plain).other, 0);
 }
 
+/* Training with hyper-connections (transformers DeepseekV4HyperConnection, GLM-5.3-Flash's too;
+ * activation.c hc_site_bytes): the small config's n = 2 streams of h = 256 against the same
+ * config with mhc false, one 16-token sequence, full training in bf16. Each of a layer's two sites
+ * keeps the sublayer's output (2 x 256 bytes a token), the streams (2 x 512), input_norm's fp32
+ * copy (4 x 512) and, fn training, F.linear's fp32 input (4 x 512): 5,632 bytes a token, 2 x 16 x
+ * 5,632 = 180,224 a layer. Under autocast over an fp32 stream: the output 2 x 256, the fp32
+ * streams 4 x 512 (input_norm's .float() is that tensor), matmul's 16-bit copy 2 x 512 and
+ * F.linear's 16-bit input 2 x 512: 4,608 a token, 147,456 a layer. A checkpointed layer keeps its
+ * input, the n streams: 16 x 512 x 2 bytes where a plain residual keeps 16 x 256 x 2. */
+static void test_hyper_connection_activations(void **state)
+{
+    (void)state;
+    const struct gs_arch hc = fixture_arch(GLM5_NEXT_SMALL(""));
+    const struct gs_arch plain = fixture_arch(GLM5_NEXT_SMALL(",\"mhc\":false"));
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 517);
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    struct gs_activation_input with = fixture_one_sequence(&hc, &par, &rules, 16, true);
+    struct gs_activation_input without = fixture_one_sequence(&plain, &par, &rules, 16, true);
+    struct gs_activation_result a, b;
+    assert_true(gs_activation_bytes(&with, &a));
+    assert_true(gs_activation_bytes(&without, &b));
+    assert_int_equal(a.per_layer_bytes - b.per_layer_bytes, 2 * 16 * 5632);
+    with.autocast = without.autocast = true;
+    with.residual_bytes = without.residual_bytes = 4;
+    assert_true(gs_activation_bytes(&with, &a));
+    assert_true(gs_activation_bytes(&without, &b));
+    assert_int_equal(a.per_layer_bytes - b.per_layer_bytes, 2 * 16 * 4608);
+    with.autocast = without.autocast = false;
+    with.residual_bytes = without.residual_bytes = 0;
+    with.recompute = without.recompute = GS_RECOMPUTE_FULL;
+    assert_true(gs_activation_bytes(&with, &a));
+    assert_true(gs_activation_bytes(&without, &b));
+    assert_int_equal(a.per_layer_bytes, 16 * 512 * 2);
+    assert_int_equal(b.per_layer_bytes, 16 * 256 * 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1187,6 +1226,7 @@ int main(void)
         cmocka_unit_test(test_glm53_flash_cache),
         cmocka_unit_test(test_glm53_flash_engines),
         cmocka_unit_test(test_glm53_flash_errors),
+        cmocka_unit_test(test_hyper_connection_activations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
