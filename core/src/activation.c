@@ -1720,18 +1720,20 @@ static uint64_t cross_mask_bytes(struct acc *c, const struct gs_activation_input
 static bool cross_states_need_grad(const struct gs_activation_input *in);
 
 /* The residual streams of a block with hyper-connections (DeepSeek-V4's, V4.1's and
- * GLM-5.3-Flash's mHC: the block's hc.fn is (2 + n) n x n h, one a site) and its sites (two: the
- * attention's and the MLP's); 1 and 0 for a plain residual. */
+ * GLM-5.3-Flash's mHC: the block's hc.fn is (2 + n) n x n h, one a site) and, where `sites` is
+ * not NULL, its sites (two: the attention's and the MLP's); 1 and 0 for a plain residual. */
 static uint64_t hc_streams(const struct gs_block *b, uint64_t h, uint64_t *sites)
 {
-    *sites = 0;
     for (size_t i = 0; i < b->module_count && h; i++) {
         const struct gs_module *m = &b->modules[i];
         if (m->name != NULL && strcmp(m->name, "hc.fn") == 0 && m->out % h == 0 && m->out > h) {
-            *sites = m->count ? m->count : 1;
+            if (sites != NULL)
+                *sites = m->count ? m->count : 1;
             return m->out / h;
         }
     }
+    if (sites != NULL)
+        *sites = 0;
     return 1;
 }
 
@@ -2251,8 +2253,7 @@ static uint64_t stored(struct acc *c, const struct gs_activation_input *in,
     if (in->arch->residual_fp32 && residual < 4)
         residual = 4;
     /* with hyper-connections the layer's input is its n residual streams */
-    uint64_t sites = 0;
-    const uint64_t streams = hc_streams(b, stream_width(in), &sites);
+    const uint64_t streams = hc_streams(b, stream_width(in), NULL);
     uint64_t input = mul(c, mul(c, mul(c, tokens, stream_width(in)), streams), residual);
     if (par->sequence_parallel)
         input = div_ceil(input, t);

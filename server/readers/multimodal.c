@@ -832,6 +832,10 @@ static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a, bool oc
     const uint64_t out = rd_dim(v, NAMES("out_hidden_size"), true, 0);
     const uint64_t inner = rd_dim(v, NAMES("intermediate_size"), true, 0);
     const bool bias = rd_flag(v, "attention_bias", false);
+    /* the patch merger's gated MLP: the form's key, else GLM-OCR's and GLM-4V's widths */
+    const uint64_t context = form != NULL ? rd_dim(v, NAMES(form->merger_width_key), true, 0)
+                             : ocr        ? out * channels
+                                          : inner;
     if (!v->ok)
         return;
     const struct attn_layout attn = {NULL, NULL, NULL, "attn.proj", "attn.qkv",
@@ -861,9 +865,6 @@ static void read_glm4v_vision(struct model_reader *v, struct gs_arch *a, bool oc
     norm(a, m, "visual.post_layernorm", GS_PART_VISION, false, vh);
     tensor(a, m, "visual.downsample", GS_PART_VISION, vh * merge * merge, out);
     tensor(a, m, "visual.downsample.bias", GS_PART_VISION, 1, out);
-    const uint64_t context = form != NULL ? rd_dim(v, NAMES(form->merger_width_key), true, 0)
-                             : ocr        ? out * channels
-                                          : inner;
     linear(a, m, "visual.merger.proj", GS_SPLIT_NONE, GS_PART_VISION, false, out, out);
     norm(a, m, "visual.merger.post_projection_norm", GS_PART_VISION, true, out);
     linear(a, m, "visual.merger.gate_proj", GS_SPLIT_COLUMN, GS_PART_VISION, false, out, context);
