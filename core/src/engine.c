@@ -107,7 +107,7 @@ bool gs_engine_has_towers(const struct gs_arch *a)
     return false;
 }
 
-bool gs_engine_engram_tables_on_host(enum gs_engine engine, uint8_t asked)
+bool gs_engine_engram_tables_on_host(enum gs_engine engine, uint32_t version, uint8_t asked)
 {
     if (asked != GS_TABLES_DEFAULT)
         return asked == GS_TABLES_HOST;
@@ -115,15 +115,22 @@ bool gs_engine_engram_tables_on_host(enum gs_engine engine, uint8_t asked)
     case GS_ENGINE_VLLM:
         /* vllm/config/engram.py EngramConfig.cpu_offload defaults to VLLM_PLE_CPU_OFFLOAD
          * ("enabled by default"): the shards in pinned host memory, read over UVA
-         * (models/deepseek_v41/nvidia/engram.py ParallelEngramEmbedding; --engram-config
-         * '{"cpu_offload": false}' keeps them on the GPU) */
+         * (models/deepseek_v41/nvidia/engram.py ParallelEngramEmbedding, models/qwen4_exp
+         * nvidia/ngram_embedding.py Qwen4ExpPLEPinnedHostEmbedding; --engram-config
+         * '{"cpu_offload": false}' keeps them on the GPU). 0.29, the first release with
+         * Qwen3.8-Flash-Next's table, had no EngramConfig: PLEVocabParallelEmbedding kept the
+         * rows on the GPU (PR #54371, which brought cpu_offload, "defaults to false"; the
+         * default turned on before 0.30, PR #57910) */
+        return version == 0 || version >= GS_VLLM_ENGRAM_HOST_DEFAULT;
     case GS_ENGINE_TENSORRT_LLM:
         /* _torch/models/modeling_deepseekv41.py DeepseekV41Engram: "Pinned-CPU FP8 lookup",
          * ShardedFp8MultiHeadEmbedding's table shards stay in pinned CPU memory */
         return true;
     default:
         /* SGLang layers/engram.py EngramEmbedding: rows sharded over the tensor group in device
-         * memory unless SGLANG_ENABLE_DSV41_ENGRAM_HOST_TABLE; other engines do not load it */
+         * memory unless SGLANG_ENABLE_DSV41_ENGRAM_HOST_TABLE; models/qwen4_exp.py
+         * Qwen4ExpNGramEmbedding likewise unless --ple-offload-embedding (off by default); other
+         * engines do not load them */
         return false;
     }
 }

@@ -212,11 +212,12 @@ static uint64_t config_total_bytes(const struct gs_model_spec *m, const struct g
     return total;
 }
 
-/* Whether the engine keeps the model's Engram tables in host memory (DeepSeek-V4.1). */
+/* Whether the engine keeps the model's n-gram tables in host memory (DeepSeek-V4.1's Engram,
+ * Qwen3.8-Flash-Next's PLE). */
 static bool host_tables(const struct gs_model_spec *m, const struct gs_workload *w)
 {
     return m->has_arch && gs_weights_has_host_tables(&m->arch) &&
-           gs_engine_engram_tables_on_host(w->serving.engine.engine,
+           gs_engine_engram_tables_on_host(w->serving.engine.engine, w->serving.engine.version,
                                            w->serving.engine.engram_tables);
 }
 
@@ -1376,23 +1377,28 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
     assume_format(e, f);
     note_checkpoint(m, w, scope, e, f);
     if (m->has_arch && gs_weights_has_host_tables(&m->arch)) {
-        /* DeepSeek-V4.1's Engram tables: a tensor rank's shard of every layer's */
+        /* DeepSeek-V4.1's Engram tables, Qwen3.8-Flash-Next's PLE table: a tensor rank's
+         * shard of every layer's */
         const struct gs_weights_request r = target_request(m, w, f, t, p);
         const uint64_t tables = gs_weights_host_table_bytes(&m->arch, &r, &ovf);
         if (r.host_tables)
             assume_value(e, "engram_host_bytes", tables,
-                         "the Engram tables' shard this GPU's rank keeps in pinned host memory and "
+                         "the n-gram tables' shard this GPU's rank keeps in pinned host memory and "
                          "reads over UVA (not in per_gpu.weights_bytes; every rank of the node "
                          "keeps its own); inference.engram_tables device puts them on the GPU",
-                         "vllm/config/engram.py EngramConfig.cpu_offload (default on); "
+                         "vllm/config/engram.py EngramConfig.cpu_offload (default on from 0.30); "
                          "TensorRT-LLM _torch/models/modeling_deepseekv41.py DeepseekV41Engram");
         else
             assume_value(e, "engram_device_bytes", tables,
-                         "the Engram tables' shard this GPU holds, in per_gpu.weights_bytes "
-                         "(fp8 rows with an e8m0 scale a 32, split by rows over the tensor ranks); "
-                         "inference.engram_tables host moves them to pinned host memory",
+                         "the n-gram tables' shard this GPU holds, in per_gpu.weights_bytes, split "
+                         "by rows over the tensor ranks (DeepSeek-V4.1's Engram rows in fp8 with "
+                         "an e8m0 scale a 32, Qwen3.8-Flash-Next's PLE rows as the checkpoint "
+                         "stores them); inference.engram_tables host moves them to pinned host "
+                         "memory",
                          "SGLang python/sglang/srt/layers/engram.py EngramEmbedding (device by "
-                         "default, SGLANG_ENABLE_DSV41_ENGRAM_HOST_TABLE)");
+                         "default, SGLANG_ENABLE_DSV41_ENGRAM_HOST_TABLE) and models/qwen4_exp.py "
+                         "Qwen4ExpNGramEmbedding (--ple-offload-embedding off by default); vLLM "
+                         "0.29's PLEVocabParallelEmbedding (no EngramConfig before 0.30)");
     }
     if (w->format_from_checkpoint && m->has_arch)
         assume(e, "checkpoint_precision", m->arch.checkpoint.detail,

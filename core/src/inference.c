@@ -376,10 +376,17 @@ static void stage_layout(const struct gs_arch *a, enum gs_kv_dtype dtype, uint64
         }
         /* MiniMax-M3's indexer beside GQA attention: one key head of index_head_dim per
          * token, bf16 whatever the KV dtype (vLLM MiniMaxM3IndexerCache, indexer_kv_dtype
-         * "bf16" by default), replicated on every tensor rank */
+         * "bf16" by default), replicated on every tensor rank. Qwen3.8-Flash-Next's QSA
+         * indexer keeps one such key a pool of index_pool tokens, their mean (vLLM
+         * models/qwen4_exp common/qsa_cache.py QSACompressedKeyCache: tokens_per_state =
+         * indexer_compress_ratio, indexer dtype bf16 by default; SGLang's QSATokenToKVPool
+         * (size + page) / ratio keys a layer) */
         if (b->mixer == GS_MIXER_ATTENTION && b->attn.index_heads)
-            out->indexer_token_bytes = gs_add(
-                out->indexer_token_bytes, gs_mul(2 * b->attn.index_head_dim, n, ovf), ovf);
+            out->indexer_token_bytes =
+                gs_add(out->indexer_token_bytes,
+                       gs_div_ceil(gs_mul(2 * b->attn.index_head_dim, n, ovf),
+                                   b->attn.index_pool ? b->attn.index_pool : 1),
+                       ovf);
         if (b->attn.span == GS_SPAN_FULL || b->attn.window == 0) {
             out->full_layers += n;
             out->full_token_bytes = gs_add(out->full_token_bytes, bytes, ovf);

@@ -331,6 +331,13 @@ static const struct support_row rows[] = {
      true, false,
      VLLM_FROM("GLM-5.3-Flash (Glm5NextForConditionalGeneration, Glm5NextForCausalLM)", "0.30.0",
                "PR #53906, not in 0.29.0 or 0.29.1rc1")},
+    /* Qwen3.8-Flash-Next: the vllm/models/qwen4_exp package (Qwen4ExpForConditionalGeneration,
+     * Qwen4ExpForCausalLM, Qwen4ExpMTP) came with PR #53896, merged 2026-08-31; 0.29.0 is the
+     * first release that holds it (vLLM's recipe for the model: min_vllm_version "0.29.0") */
+    {GS_ENGINE_VLLM, CLASSES("Qwen4ExpForConditionalGeneration", "Qwen4ExpForCausalLM"), 0, 2900, 0,
+     true, false,
+     VLLM_FROM("Qwen3.8-Flash-Next (Qwen4ExpForConditionalGeneration, Qwen4ExpForCausalLM)",
+               "0.29.0", "PR #53896")},
     /* SGLang: classes no release through 0.5.18 registered (the last read; the tags' model
      * files) that no backend of it takes: recurrent layers, whose state its Transformers backend
      * does not keep, and encoder-decoder models, which it refuses */
@@ -531,6 +538,11 @@ static const struct support_row rows[] = {
      * the launch); 0.5.20's release image holds them */
     {GS_ENGINE_SGLANG, CLASSES("Glm5NextForConditionalGeneration"), 0, 520, 0, true, false,
      SGLANG_FROM("Glm5NextForConditionalGeneration", "0.5.20", "PR #36507")},
+    /* Qwen3.8-Flash-Next: models/qwen4_exp.py came with PR #37500 (after the launch's own
+     * image, PR #36497), merged 2026-09-08; 0.5.20 (2026-09-18) is the first tag with it */
+    {GS_ENGINE_SGLANG, CLASSES("Qwen4ExpForConditionalGeneration", "Qwen4ExpForCausalLM"), 0, 520,
+     0, true, false,
+     SGLANG_FROM("Qwen4ExpForConditionalGeneration, Qwen4ExpForCausalLM", "0.5.20", "PR #37500")},
     /* TensorRT-LLM's PyTorch backend: the release that registered the class (the release
      * notes' model-support lines; trtllm_pytorch_classes has every class it builds) */
     {GS_ENGINE_TENSORRT_LLM,

@@ -159,7 +159,10 @@ static double attention_flops(const struct gs_arch *a, double context, bool spar
             keys = context / ratio; /* DeepSeek-V4's compressed entries, beside the window */
             span += grown(keys, topk, mean);
         } else if (sparse && gs_block_selects_topk(b) && topk > 0) {
-            keys = context;
+            /* Qwen3.8-Flash-Next's QSA indexer scores its pooled keys, one an index_pool
+             * tokens (Qwen4ExpTextQSAIndexer: the mean of each pool, then the top blocks) */
+            const bool pooled = b->mixer == GS_MIXER_ATTENTION && b->attn.index_pool > 1;
+            keys = pooled ? context / (double)b->attn.index_pool : context;
             span = grown(context, topk, mean);
         }
         const double scored = keys > 0 ? grown(keys, (double)b->attn.index_candidates, mean) : 0;

@@ -1,6 +1,6 @@
 /*
- * qwen.c - Qwen3-VL, Qwen3-VL-MoE, Qwen3.5 and Qwen3-Omni: vision-language,
- * hybrid (Gated DeltaNet) and omni-modal Qwen models (see reader.h).
+ * qwen.c - Qwen3-VL, Qwen3-VL-MoE, Qwen3.5, Qwen3.8-Flash-Next and Qwen3-Omni:
+ * vision-language, hybrid (Gated DeltaNet) and omni-modal Qwen models (see reader.h).
  *
  * Each is a language model under text_config and the Qwen3-VL vision tower
  * under vision_config, counted as transformers 5 builds them:
@@ -14,6 +14,9 @@
  *     gated full attention every full_attention_interval-th layer - with a
  *     dense MLP or Qwen3-Next's routed experts, and the vision tower without
  *     DeepStack mergers;
+ *   Qwen4ExpForConditionalGeneration (modeling_qwen4_exp.py, Qwen3.8-Flash-Next):
+ *     Qwen3.5's layers with a QSA indexer on the attention layers, gated residuals over
+ *     hc_count streams instead of layer norms, and one layer's n-gram hash table (PLE);
  *   Qwen3OmniMoeForConditionalGeneration (modular_qwen3_omni_moe.py): the
  *     thinker (Qwen3-MoE text, the vision tower, an audio encoder) under
  *     thinker_config, and the talker and code2wav that generate speech.
@@ -523,9 +526,11 @@ static size_t qwen3_5_block(struct gs_arch *a, const struct decoder_plan *plan,
     return b;
 }
 
-/* layer_types ("linear_attention" / "full_attention") or, without it, every
- * full_attention_interval-th layer full, as Qwen3NextConfig derives it. */
-static void qwen3_5_layer_pattern(struct model_reader *t, uint64_t layers, bool full[GS_LAYERS_MAX])
+/* layer_types ("linear_attention" or one of `attention`'s names, a NULL-terminated list whose
+ * first entry names it in errors) or, without it, every full_attention_interval-th layer full,
+ * as Qwen3NextConfig and Qwen4ExpTextConfig derive it. */
+static void qwen3_5_layer_pattern(struct model_reader *t, uint64_t layers, bool full[GS_LAYERS_MAX],
+                                  const char *const *attention)
 {
     memset(full, 0, GS_LAYERS_MAX * sizeof(full[0]));
     const uint64_t interval = rd_dim(t, NAMES("full_attention_interval"), false, 4);
@@ -542,12 +547,14 @@ static void qwen3_5_layer_pattern(struct model_reader *t, uint64_t layers, bool 
             continue;
         }
         const char *s = json_string_value(json_array_get(list, l));
-        if (s == NULL || (strcmp(s, "full_attention") != 0 && strcmp(s, "linear_attention") != 0))
+        bool known = s != NULL && strcmp(s, "linear_attention") == 0;
+        for (size_t i = 0; s != NULL && attention[i] != NULL; i++)
+            if (strcmp(s, attention[i]) == 0)
+                known = full[l] = true;
+        if (!known)
             rd_fail(t, "layer_types", GS_ERR_INVALID,
-                    "entry %llu must be \"linear_attention\" or \"full_attention\"",
-                    (unsigned long long)l);
-        else
-            full[l] = strcmp(s, "full_attention") == 0;
+                    "entry %llu must be \"linear_attention\" or \"%s\"", (unsigned long long)l,
+                    attention[0]);
     }
 }
 
@@ -600,7 +607,8 @@ static void qwen3_5_text(struct model_reader *r, struct model_reader *t, struct 
     decoder_read_dims(t, a, &plan, false, 256, moe);
     a->tie_word_embeddings = read_tie(r, t);
     bool full[GS_LAYERS_MAX];
-    qwen3_5_layer_pattern(t, plan.layers, full);
+    static const char *const attention[] = {"full_attention", NULL};
+    qwen3_5_layer_pattern(t, plan.layers, full, attention);
     if (moe) {
         decoder_read_experts(t, &plan, false);
         plan.experts.shared_width = rd_dim(t, NAMES("shared_expert_intermediate_size"), false, 0);
@@ -670,6 +678,335 @@ static void read_qwen3_5_moe_text(struct model_reader *r, struct gs_arch *a)
 static void read_qwen3_5_moe(struct model_reader *r, struct gs_arch *a)
 {
     read_qwen3_5_common(r, a, true);
+}
+
+/* ----------------------------------------------------- Qwen3.8-Flash-Next */
+
+/* Qwen3.8-Flash-Next (model_type qwen4_exp; transformers models/qwen4_exp, vLLM
+ * vllm/models/qwen4_exp, SGLang models/qwen4_exp.py): Qwen3.5's Gated DeltaNet beside gated
+ * attention whose lightning indexer ("QSA") scores pooled keys, routed experts in every layer,
+ * GatedResidual hyper-connections instead of layer norms, and one layer's n-gram hash
+ * embedding ("PLE"). */
+struct qwen4_exp {
+    struct decoder_plan plan;
+    struct gdn gdn;
+    struct gs_attention index; /* the indexer's fields of a QSA layer */
+    uint64_t streams, lowrank; /* hc_count residual streams, hc_lowrank */
+    bool bias;                 /* attention_bias */
+    uint64_t ple_layer;        /* 0-based; UINT64_MAX: none */
+    uint64_t ple_dim, ple_kernel, ngram_heads, ngram_dim, ngram_rows;
+    bool qsa[GS_LAYERS_MAX];
+};
+
+/* a x b mod m, through a 128-bit product */
+static uint64_t mul_mod(uint64_t a, uint64_t b, uint64_t m)
+{
+    return (uint64_t)((unsigned __int128)a * b % m);
+}
+
+/* Miller-Rabin with the first twelve prime bases: exact for every n below 3.3e24 (Sorenson
+ * and Webster, "Strong pseudoprimes to twelve prime bases", Math. Comp. 86 (2017)). */
+static bool is_prime(uint64_t n)
+{
+    static const uint64_t bases[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
+    if (n < 2)
+        return false;
+    for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
+        if (n % bases[i] == 0)
+            return n == bases[i];
+    uint64_t d = n - 1;
+    unsigned s = 0;
+    while ((d & 1) == 0) {
+        d >>= 1;
+        s++;
+    }
+    for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
+        uint64_t x = 1, p = bases[i] % n, e = d;
+        for (; e; e >>= 1, p = mul_mod(p, p, n))
+            if (e & 1)
+                x = mul_mod(x, p, n);
+        if (x == 1 || x == n - 1)
+            continue;
+        bool composite = true;
+        for (unsigned r = 1; r < s && composite; r++) {
+            x = mul_mod(x, x, n);
+            composite = x != n - 1;
+        }
+        if (composite)
+            return false;
+    }
+    return true;
+}
+
+/* The largest ngram_vocab_size_base read: a table of 2^40 rows a head is past any GPU */
+#define QWEN4_NGRAM_BASE_MAX ((uint64_t)1 << 40)
+/* and the most hash heads (the release has 16): each is a prime search */
+#define QWEN4_NGRAM_HEADS_MAX 256
+
+/* Qwen4ExpTextNGramEmbedding's rows: head g of the table (g over the PLE layers' heads in order)
+ * holds the (g + 1)-th prime at or above ngram_vocab_size_base (_find_nth_prime_after(base - 1,
+ * g + 1)), the table their sum rounded up to make_ngram_vocab_size_divisible_by. For the release:
+ * 16 heads, the primes 20,000,003 ... 20,000,171, 320,001,446 rows padded to 320,001,536. */
+static uint64_t qwen4_exp_ngram_rows(struct model_reader *t, uint64_t heads, uint64_t first_head)
+{
+    const json_t *v = rd_get(t, "ngram_vocab_size_base");
+    const json_int_t base = v == NULL ? 0 : json_integer_value(v);
+    if (!json_is_integer(v) || base < 2 || (uint64_t)base > QWEN4_NGRAM_BASE_MAX) {
+        rd_fail(t, "ngram_vocab_size_base", GS_ERR_INVALID, "must be an integer in 2..%llu",
+                (unsigned long long)QWEN4_NGRAM_BASE_MAX);
+        return 0;
+    }
+    const uint64_t divisor = rd_size(t, NAMES("make_ngram_vocab_size_divisible_by"), 1);
+    uint64_t prime = (uint64_t)base - 1, rows = 0;
+    for (uint64_t g = 0; g < first_head + heads; g++) {
+        do
+            prime++;
+        while (!is_prime(prime));
+        if (g >= first_head)
+            rows += prime;
+    }
+    return gs_div_ceil(rows, divisor) * divisor;
+}
+
+/* The PLE layer (ple_layer_ids, one-indexed: the release's [2] is layer 1) and its n-gram
+ * table: (ngram_size - 1) x heads_per_ngram hash heads (2-grams and 3-grams: the unigram is
+ * embed_tokens) of ple_embed_dim / heads values each. One PLE layer is read: a config naming
+ * more is refused (no published one does). */
+static void qwen4_exp_read_ple(struct model_reader *t, struct qwen4_exp *q, uint64_t hidden)
+{
+    q->ple_layer = UINT64_MAX;
+    const json_t *ids = NULL;
+    const size_t n = rd_array(t, "ple_layer_ids", &ids);
+    if (n == 0 || !t->ok)
+        return;
+    const json_t *v = json_array_get(ids, 0);
+    if (n > 1) {
+        rd_fail(t, "ple_layer_ids", GS_ERR_UNSUPPORTED,
+                "names %zu layers: gpusizer reads one PLE layer", n);
+        return;
+    }
+    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+        (uint64_t)json_integer_value(v) > q->plan.layers) {
+        rd_fail(t, "ple_layer_ids", GS_ERR_INVALID, "entry 0 must be a layer number in 1..%llu",
+                (unsigned long long)q->plan.layers);
+        return;
+    }
+    q->ple_layer = (uint64_t)json_integer_value(v) - 1;
+    q->ple_dim = rd_size(t, NAMES("ple_embed_dim"), hidden);
+    q->ple_kernel = rd_size(t, NAMES("ple_conv_kernel_size"), 4);
+    const uint64_t ngram = rd_size(t, NAMES("ngram_size"), 3);
+    if (ngram < 2 && t->ok)
+        rd_fail(t, "ngram_size", GS_ERR_INVALID, "must be at least 2 (the table holds 2-grams on)");
+    q->ngram_heads = (ngram - 1) * rd_size(t, NAMES("heads_per_ngram"), 8);
+    if (!t->ok)
+        return;
+    if (q->ngram_heads > QWEN4_NGRAM_HEADS_MAX) {
+        rd_fail(t, "heads_per_ngram", GS_ERR_UNSUPPORTED,
+                "gives %llu n-gram heads: gpusizer reads at most %d",
+                (unsigned long long)q->ngram_heads, QWEN4_NGRAM_HEADS_MAX);
+        return;
+    }
+    if (q->ple_dim % q->ngram_heads != 0) {
+        rd_fail(t, "ple_embed_dim", GS_ERR_INVALID, "must divide into %llu n-gram heads",
+                (unsigned long long)q->ngram_heads);
+        return;
+    }
+    q->ngram_dim = q->ple_dim / q->ngram_heads;
+    q->ngram_rows = qwen4_exp_ngram_rows(t, q->ngram_heads, 0);
+}
+
+/* Qwen4ExpTextGatedResidual, `count` of them: hc_norm (an RMSNorm over the hc_count x h streams
+ * a stream at a time, one weight a channel), input_mix_weight_down (n h -> hc_lowrank) and
+ * input_mix_weight_up (hc_lowrank -> n h), and with `inject` (a layer's attn_hyper_connection
+ * and mlp_hyper_connection; the model's final hyper_connection_mixer has none)
+ * block_inject_weight (n h -> n). All without bias; 16-bit in the releases (the FP8 release
+ * quantizes the routed experts alone) and replicated on every tensor rank. */
+static void qwen4_exp_gated_residual(struct gs_arch *a, size_t b, const char *norm,
+                                     const char *down, const char *up, const char *inject,
+                                     const struct qwen4_exp *q, uint64_t count)
+{
+    const uint64_t n = q->streams * a->hidden_size;
+    add(a, b, norm, GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_OTHER, 0, 1, n, count);
+    add(a, b, down, GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER, 0, n, q->lowrank, count);
+    add(a, b, up, GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER, 0, q->lowrank, n, count);
+    if (inject != NULL)
+        add(a, b, inject, GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER, 0, n, q->streams, count);
+}
+
+/* Qwen4ExpTextAttention: Qwen3.5's gated attention (qwen3_5_attention) and its QSA indexer,
+ * Qwen4ExpTextQSAIndexer: index_qk_proj h -> (indexer_n_heads + indexer_kv_heads) x
+ * indexer_head_dim (the queries and the one key head in one matrix), q_layernorm and
+ * k_layernorm over indexer_head_dim. The key of every indexer_compress_ratio tokens is their
+ * mean (no parameter); each query picks indexer_budget / ratio pooled blocks. vLLM caches the
+ * pooled keys alone (QSACompressedKeyCache: one 128-value bf16 key a pool, tokens_per_state =
+ * the ratio; the index projection a ReplicatedLinear), SGLang the same (QSATokenToKVPool). */
+static void qwen4_exp_attention(struct gs_arch *a, size_t b, const struct qwen4_exp *q)
+{
+    qwen3_5_attention(a, b, &q->plan, q->bias);
+    struct gs_block *blk = gs_arch_block(a, b);
+    if (blk == NULL)
+        return;
+    blk->attn.index_heads = q->index.index_heads;
+    blk->attn.index_head_dim = q->index.index_head_dim;
+    blk->attn.index_topk = q->index.index_topk;
+    blk->attn.index_pool = q->index.index_pool;
+    const uint64_t d = q->index.index_head_dim;
+    gs_block_module(a, b, "indexer.index_qk_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, 0, a->hidden_size, (q->index.index_heads + 1) * d, 1);
+    gs_block_module(a, b, "indexer.q_layernorm_k_layernorm", GS_MODULE_NORM, GS_SPLIT_NONE,
+                    GS_PART_ATTENTION, 0, 1, d, 2);
+}
+
+/* Qwen4ExpTextPLELayer on its layer: the n-gram table (ple_embedding.ngram_embedding, one
+ * nn.Embedding of ngram_rows x ngram_dim, described in GS_ARCH_DIM_MAX-row parts), key_proj
+ * ple_embed_dim -> n h, value_proj ple_embed_dim -> h, norm_key, norm_query and norm_conv over
+ * n h, and a depthwise conv1d of ple_conv_kernel_size taps over n h (dilated by ngram_size, no
+ * bias). The table's rows are sharded over the tensor ranks (vLLM PLEVocabParallelEmbedding,
+ * SGLang VocabParallelEmbedding) and may live in host memory (GS_MOD_HOST_TABLE:
+ * gs_engine_engram_tables_on_host); transformers keeps it off the device map too
+ * (_no_placement_params). The hash buffers (layer_multipliers, the heads' sizes and offsets:
+ * 35 int64 values) are not counted. */
+static void qwen4_exp_ple(struct gs_arch *a, size_t b, const struct qwen4_exp *q)
+{
+    const unsigned table = GS_MOD_LOOKUP | GS_MOD_HOST_TABLE;
+    const uint64_t parts = q->ngram_rows / GS_ARCH_DIM_MAX, rest = q->ngram_rows % GS_ARCH_DIM_MAX;
+    const uint64_t n = q->streams * a->hidden_size;
+    if (parts)
+        gs_block_module(a, b, "ple.ple_embedding.ngram_embedding", GS_MODULE_EMBEDDING,
+                        GS_SPLIT_COLUMN, GS_PART_EMBEDDING, table, GS_ARCH_DIM_MAX, q->ngram_dim,
+                        parts);
+    if (rest)
+        gs_block_module(a, b, "ple.ple_embedding.ngram_embedding.rest", GS_MODULE_EMBEDDING,
+                        GS_SPLIT_COLUMN, GS_PART_EMBEDDING, table, rest, q->ngram_dim, 1);
+    gs_block_module(a, b, "ple.key_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER, 0,
+                    q->ple_dim, n, 1);
+    gs_block_module(a, b, "ple.value_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_OTHER, 0,
+                    q->ple_dim, a->hidden_size, 1);
+    gs_block_module(a, b, "ple.norm_key_norm_query_norm_conv", GS_MODULE_NORM, GS_SPLIT_NONE,
+                    GS_PART_OTHER, 0, 1, n, 3);
+    gs_block_module(a, b, "ple.conv1d", GS_MODULE_TENSOR, GS_SPLIT_NONE, GS_PART_OTHER, 0,
+                    q->ple_kernel, n, 1);
+}
+
+/* One layer kind (Qwen4ExpTextDecoderLayer): Gated DeltaNet or QSA attention, the PLE on its
+ * layer, the experts (Qwen4ExpTextSparseMoeBlock: Qwen3.5's router, experts, shared_expert and
+ * shared_expert_gate) and the two gated residuals; no input or post-attention norm (the
+ * residuals' hc_norm stands for them). */
+static size_t qwen4_exp_block(struct gs_arch *a, const struct qwen4_exp *q, bool qsa, bool ple)
+{
+    const size_t b = gs_arch_new_block(a);
+    if (qsa)
+        qwen4_exp_attention(a, b, q);
+    else
+        qwen3_5_gdn(a, b, &q->gdn);
+    if (ple)
+        qwen4_exp_ple(a, b, q);
+    gs_build_moe(a, b, &q->plan.experts);
+    qwen4_exp_gated_residual(
+        a, b, "hyper_connection.hc_norm", "hyper_connection.input_mix_weight_down",
+        "hyper_connection.input_mix_weight_up", "hyper_connection.block_inject_weight", q, 2);
+    return b;
+}
+
+/* The checkpoint's MTP layer (mtp.*, which transformers ignores; vLLM's Qwen4ExpMTP, one layer
+ * only, and SGLang's NEXTN draft load it): a QSA layer with the experts and its gated
+ * residuals, fc_embedding and fc_hidden (h -> h each), pre_fc_norm_embedding over h,
+ * pre_fc_norm_hidden over the n h streams and a final mixer (a gated residual without
+ * inject); no PLE (vLLM forces it off) and the model's own embedding and head
+ * (mtp_use_dedicated_embeddings false; vLLM shares them). */
+static void qwen4_exp_mtp(struct model_reader *t, struct gs_arch *a, const struct qwen4_exp *q)
+{
+    const uint64_t layers = rd_dim(t, NAMES("mtp_num_hidden_layers"), false, 0);
+    if (layers == 0 || !t->ok)
+        return;
+    const size_t b = qwen4_exp_block(a, q, true, false);
+    const uint64_t h = a->hidden_size;
+    gs_block_module(a, b, "fc_embedding", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_MTP, 0, h, h, 1);
+    gs_block_module(a, b, "fc_hidden", GS_MODULE_LINEAR, GS_SPLIT_NONE, GS_PART_MTP, 0, h, h, 1);
+    gs_block_module(a, b, "pre_fc_norm_embedding", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_MTP, 0, 1,
+                    h, 1);
+    gs_block_module(a, b, "pre_fc_norm_hidden", GS_MODULE_NORM, GS_SPLIT_NONE, GS_PART_MTP, 0, 1,
+                    q->streams * h, 1);
+    qwen4_exp_gated_residual(a, b, "hyper_connection_mixer.hc_norm",
+                             "hyper_connection_mixer.input_mix_weight_down",
+                             "hyper_connection_mixer.input_mix_weight_up", NULL, q, 1);
+    gs_arch_tower(a, "mtp", b, GS_PART_MTP, layers, false);
+}
+
+/* Qwen4ExpTextModel: embed_tokens, the layers over hc_count residual streams (the embedding
+ * repeated into each), hyper_connection_mixer collapsing them, no final norm, an untied
+ * lm_head (Qwen4ExpForConditionalGeneration), and the stored MTP layer. */
+static void qwen4_exp_text(struct model_reader *r, struct model_reader *t, struct gs_arch *a)
+{
+    struct qwen4_exp q;
+    memset(&q, 0, sizeof(q));
+    decoder_read_dims(t, a, &q.plan, false, 256, true);
+    a->tie_word_embeddings = read_tie(r, t);
+    decoder_read_experts(t, &q.plan, false);
+    q.plan.experts.shared_width = rd_dim(t, NAMES("shared_expert_intermediate_size"), false, 0);
+    q.plan.experts.shared_gate = q.plan.experts.shared_width > 0;
+    q.plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5; /* Qwen4ExpTextTopKRouter */
+    q.gdn = qwen3_5_read_gdn(t);
+    q.bias = rd_flag(t, "attention_bias", false);
+    q.streams = rd_size(t, NAMES("hc_count"), 4);
+    q.lowrank = rd_size(t, NAMES("hc_lowrank"), 320);
+    q.index.index_heads = rd_size(t, NAMES("indexer_n_heads"), 4);
+    q.index.index_head_dim = rd_size(t, NAMES("indexer_head_dim"), 128);
+    q.index.index_topk = rd_size(t, NAMES("indexer_budget"), 2048);
+    q.index.index_pool = rd_size(t, NAMES("indexer_compress_ratio"), 4);
+    if (rd_size(t, NAMES("indexer_kv_heads"), 1) != 1 && t->ok)
+        rd_fail(t, "indexer_kv_heads", GS_ERR_UNSUPPORTED,
+                "must be 1: Qwen4ExpTextQSAIndexer keeps one key head");
+    if (!t->ok)
+        return;
+    /* the checkpoint writes "full_attention"; transformers' revisions rename the QSA layers */
+    static const char *const attention[] = {"full_attention",        "deepseek_sparse_attention",
+                                            "qwen_sparse_attention", "hybrid_indexed",
+                                            "indexed_attention",     NULL};
+    qwen3_5_layer_pattern(t, q.plan.layers, q.qsa, attention);
+    qwen4_exp_read_ple(t, &q, a->hidden_size);
+    if (!t->ok)
+        return;
+    size_t kinds[2][2];
+    bool made[2][2] = {{false, false}, {false, false}};
+    gs_arch_set_layers(a, q.plan.layers, 0);
+    for (uint64_t l = 0; l < q.plan.layers && l < GS_LAYERS_MAX; l++) {
+        const int k = q.qsa[l], p = l == q.ple_layer;
+        if (!made[k][p]) {
+            kinds[k][p] = qwen4_exp_block(a, &q, k, p);
+            made[k][p] = true;
+        }
+        gs_arch_set_layer(a, l, kinds[k][p]);
+    }
+    gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    qwen4_exp_gated_residual(a, GS_BLOCKS_MAX, "hyper_connection_mixer.hc_norm",
+                             "hyper_connection_mixer.input_mix_weight_down",
+                             "hyper_connection_mixer.input_mix_weight_up", NULL, &q, 1);
+    qwen4_exp_mtp(t, a, &q);
+}
+
+/* Qwen4ExpForConditionalGeneration (modeling_qwen4_exp.py; vLLM vllm/models/qwen4_exp): the
+ * language model of text_config (or of the config's own fields, a flat text-only checkpoint)
+ * and Qwen3.5's vision tower (no DeepStack mergers; the released vision_config names its
+ * model_type "qwen4_exp", which Qwen4ExpConfig rewrites). */
+static void read_qwen4_exp(struct model_reader *r, struct gs_arch *a)
+{
+    struct model_reader text;
+    open_text(r, &text);
+    if (!r->ok)
+        return;
+    qwen4_exp_text(r, &text, a);
+    mark_mrope(a);
+    close_text(r, &text);
+    if (r->ok)
+        read_vision(r, a, false, &QWEN3_VL_VISION, true);
+}
+
+/* Qwen4ExpForCausalLM (model_type qwen4_exp_text): the language model alone. */
+static void read_qwen4_exp_text(struct model_reader *r, struct gs_arch *a)
+{
+    qwen4_exp_text(r, r, a);
+    mark_mrope(a);
 }
 
 /* -------------------------------------------------------------- Qwen3-Omni */
@@ -1098,6 +1435,8 @@ const struct model_type MODELS_QWEN[] = {
     {"qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", read_qwen3_5_moe},
     {"qwen3_5_text", "Qwen3_5ForCausalLM", read_qwen3_5_text},
     {"qwen3_5_moe_text", "Qwen3_5MoeForCausalLM", read_qwen3_5_moe_text},
+    {"qwen4_exp", "Qwen4ExpForConditionalGeneration", read_qwen4_exp},
+    {"qwen4_exp_text", "Qwen4ExpForCausalLM", read_qwen4_exp_text},
     {"qwen3_omni_moe", "Qwen3OmniMoeForConditionalGeneration", read_qwen3_omni_moe},
     {"qwen3_asr", "Qwen3ASRForConditionalGeneration", read_qwen3_asr},
     {NULL, NULL, NULL},

@@ -312,17 +312,20 @@ static void test_deepseek_v41_throughput(void **state)
         fail_msg("prefill %.9g s, want %.9g", got, want);
 }
 
-/* Where the tables live by default: pinned host memory in vLLM (EngramConfig.cpu_offload) and
- * TensorRT-LLM (DeepseekV41Engram), the GPU in SGLang (EngramEmbedding); a request's choice
- * wins. */
+/* Where the tables live by default: pinned host memory in vLLM from 0.30 (EngramConfig.
+ * cpu_offload; 0.29 kept Qwen3.8-Flash-Next's on the GPU) and TensorRT-LLM
+ * (DeepseekV41Engram), the GPU in SGLang (EngramEmbedding); a request's choice wins. */
 static void test_deepseek_v41_engram_placement(void **state)
 {
     (void)state;
-    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_VLLM, GS_TABLES_DEFAULT));
-    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_TENSORRT_LLM, GS_TABLES_DEFAULT));
-    assert_false(gs_engine_engram_tables_on_host(GS_ENGINE_SGLANG, GS_TABLES_DEFAULT));
-    assert_false(gs_engine_engram_tables_on_host(GS_ENGINE_VLLM, GS_TABLES_DEVICE));
-    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_SGLANG, GS_TABLES_HOST));
+    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_VLLM, 0, GS_TABLES_DEFAULT));
+    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_VLLM, 3000, GS_TABLES_DEFAULT));
+    assert_false(gs_engine_engram_tables_on_host(GS_ENGINE_VLLM, 2901, GS_TABLES_DEFAULT));
+    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_TENSORRT_LLM, 0, GS_TABLES_DEFAULT));
+    assert_false(gs_engine_engram_tables_on_host(GS_ENGINE_SGLANG, 0, GS_TABLES_DEFAULT));
+    assert_false(gs_engine_engram_tables_on_host(GS_ENGINE_VLLM, 0, GS_TABLES_DEVICE));
+    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_VLLM, 2900, GS_TABLES_HOST));
+    assert_true(gs_engine_engram_tables_on_host(GS_ENGINE_SGLANG, 0, GS_TABLES_HOST));
 }
 
 /* An estimate at TP 8 on 141 GB: vLLM keeps the tables in host memory (the assumption

@@ -17,6 +17,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
+#include "gs/model_support.h"
 
 #include <string.h>
 
@@ -564,6 +565,166 @@ static void test_vl_tie_flags(void **state)
     assert_int_equal(fixture_count(&lifted).lm_head, 0);
 }
 
+/* ------------------------------------------------- Qwen3.8-Flash-Next */
+
+#define FLASH_NEXT "qwen4_exp/config.json"
+
+/* qwen4_exp/README.md, module by module: the embedding and the PLE layer's n-gram table
+ * (16 heads of 160, 320,001,536 rows), 36 Gated DeltaNet layers of 57,958,624 and 12 QSA
+ * attention layers of 51,446,528 (the indexer's index_qk_proj 640 x 2,560 and two norms
+ * among them), 48 routed layers (router and 512 experts 2,517,893,120, shared expert and its
+ * gate 4,917,760), 96 gated residuals of 6,604,800, the final mixer 6,563,840 and the PLE's
+ * projections, norms and convolution 32,839,680 (under `other`), the untied head, the vision
+ * tower 448,931,056; the MTP layer 2,607,150,848. total + mtp = 179,999,981,424, the "180B" the
+ * release names (the repository's "125B" counts it without the n-gram table). */
+static void test_qwen38_flash_next_counts(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH_NEXT);
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.embedding, 248320ULL * 2560 + 320001536ULL * 160);
+    assert_int_equal(c.attention, 36ULL * 57958624 + 12ULL * 51446528);
+    assert_int_equal(c.experts, 48ULL * (512ULL * 2560 + 512ULL * 3 * 640 * 2560));
+    assert_int_equal(c.mlp, 48ULL * (3ULL * 640 * 2560 + 2560));
+    assert_int_equal(c.other, 96ULL * 6604800 + 6563840 + 32839680);
+    assert_int_equal(c.lm_head, 248320ULL * 2560);
+    assert_int_equal(c.vision, 448931056ULL);
+    assert_int_equal(c.norms, 0); /* the gated residuals' hc_norm replaces the layer norms */
+    assert_int_equal(c.total, 177392830576ULL);
+    assert_int_equal(c.mtp, 2607150848ULL);
+    assert_int_equal(c.total + c.mtp, 179999981424ULL);
+    assert_int_equal(c.total - 320001536ULL * 160 - c.vision, 125743653760ULL);
+    fixture_assert_parts_sum(&c);
+    fixture_assert_kinds(&a, (struct fixture_kinds){.attention = 12, .recurrent = 36, .moe = 48});
+    assert_vision_tower(&a, 27);
+    /* every fourth layer attends; the PLE's table sits in layer 1 (ple_layer_ids [2]) */
+    for (uint64_t l = 0; l < 48; l++) {
+        const struct gs_block *b = &a.blocks[a.layer_block[l]];
+        assert_int_equal(b->mixer == GS_MIXER_ATTENTION, l % 4 == 3);
+        assert_int_equal(gs_block_has_host_table(b), l == 1);
+    }
+    /* without vision_config the composite config builds Qwen4ExpVisionConfig's defaults (as
+     * Qwen3-VL's: out_hidden_size 3584, so the merger's fc2 is 4608 x 3584 + 3584) */
+    const struct gs_arch t = fixture_arch_file_set_in(FLASH_NEXT, NULL, "vision_config", NULL);
+    assert_int_equal(fixture_count(&t).vision, 448931056ULL + 4608ULL * 1024 + 1024);
+}
+
+/* Per token: the 12 QSA layers' K and V, 2 x 2 heads x 256 x 2 bytes (one head a rank from TP 2:
+ * vLLM replicates the two KV heads), and their pooled indexer keys, 128 bf16 values a pool of 4
+ * tokens (12 x 256 / 4 = 768 on every rank); per sequence the 36 Gated DeltaNet layers'
+ * convolution window 3 x 10,240 bf16 and fp32 state 48 x 128 x 128 (mamba_ssm_dtype float32),
+ * split by rank. A query reads indexer_budget 2,048 tokens. */
+static void test_qwen38_flash_next_cache(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH_NEXT);
+    const uint64_t state_bytes = 36ULL * (3 * 10240 * 2 + 48ULL * 128 * 128 * 4);
+    assert_int_equal(state_bytes, 115458048);
+    const uint64_t tensors[] = {1, 2, 8};
+    for (size_t i = 0; i < 3; i++) {
+        const uint64_t t = tensors[i];
+        const struct gs_kv_layout kv = fixture_layout(&a, t);
+        assert_int_equal(kv.bytes_per_token, 12ULL * 2 * (t == 1 ? 2 : 1) * 256 * 2);
+        assert_int_equal(kv.indexer_token_bytes, 12 * 256 / 4);
+        assert_int_equal(kv.state_bytes_per_sequence, state_bytes / t);
+        assert_int_equal(kv.full_layers, 12);
+        assert_int_equal(kv.recurrent_layers, 36);
+        assert_int_equal(kv.topk_tokens, 2048);
+    }
+}
+
+/* Where the n-gram table lives: a rank's shard is 320,001,536 / 8 rows x 160 x 2 bytes =
+ * 12,800,061,440 at TP 8. vLLM keeps it in pinned host memory from 0.30 (EngramConfig.
+ * cpu_offload) and on the GPU in 0.29; SGLang on the GPU. vLLM loads the model from 0.29.0,
+ * SGLang from 0.5.20; TensorRT-LLM in no release gpusizer models. */
+static void test_qwen38_flash_next_engines(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file(FLASH_NEXT);
+    const uint64_t shard = 320001536ULL / 8 * 160 * 2;
+    struct gs_workload w = fixture_vllm_workload(1, 8192, 8, 141ULL * 1000 * 1000 * 1000);
+    struct gs_estimate host = fixture_estimate(&a, &w);
+    const struct gs_assumption *g = fixture_assumption(&host, "engram_host_bytes");
+    assert_non_null(g);
+    assert_int_equal(g->value, shard);
+    w.serving.engine.version = 2900;
+    struct gs_estimate v29 = fixture_estimate(&a, &w);
+    g = fixture_assumption(&v29, "engram_device_bytes");
+    assert_non_null(g);
+    assert_int_equal(g->value, shard);
+    assert_int_equal(v29.per_gpu.weights_bytes - host.per_gpu.weights_bytes, shard);
+    w.serving.engine.version = 0;
+    w.serving.engine.engine = GS_ENGINE_SGLANG;
+    struct gs_estimate sglang = fixture_estimate(&a, &w);
+    assert_int_equal(sglang.per_gpu.weights_bytes, v29.per_gpu.weights_bytes);
+
+    bool refuses = false;
+    assert_non_null(gs_model_support(GS_ENGINE_VLLM, &a, 2800, &refuses));
+    assert_true(refuses); /* recurrent layers: no Transformers backend */
+    assert_null(gs_model_support(GS_ENGINE_VLLM, &a, 2900, &refuses));
+    assert_non_null(gs_model_support(GS_ENGINE_SGLANG, &a, 519, &refuses));
+    assert_true(refuses);
+    assert_null(gs_model_support(GS_ENGINE_SGLANG, &a, 520, &refuses));
+    assert_non_null(gs_model_support(GS_ENGINE_TENSORRT_LLM, &a, 10300, &refuses));
+    assert_true(refuses);
+}
+
+/* A small qwen4_exp_text config: 4 layers (the fourth QSA), PLE on layer 2, 4 hash heads. */
+#define QWEN4_SMALL(ple, extra)                                                                    \
+    "{\"model_type\":\"qwen4_exp_text\",\"hidden_size\":64,\"vocab_size\":100,"                    \
+    "\"num_hidden_layers\":4,\"num_attention_heads\":4,\"num_key_value_heads\":2,"                 \
+    "\"head_dim\":16,\"num_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"    \
+    "\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,\"linear_key_head_dim\":16,"          \
+    "\"linear_value_head_dim\":16,\"hc_count\":2,\"hc_lowrank\":8,\"ple_layer_ids\":" ple ","      \
+    "\"ple_embed_dim\":64,\"ngram_size\":3,\"heads_per_ngram\":2" extra "}"
+
+/* The table's rows by hand: 4 heads, the 1st to 4th primes from ngram_vocab_size_base 10 -
+ * 11, 13, 17, 19 - 60 rows, padded to make_ngram_vocab_size_divisible_by (1, or 128); 16 values
+ * a row (64 / 4 heads). And what the reader refuses. */
+static void test_qwen4_exp_small(void **state)
+{
+    (void)state;
+    const struct gs_arch plain = fixture_arch(QWEN4_SMALL("[]", ""));
+    const struct gs_arch one = fixture_arch(QWEN4_SMALL(
+        "[2]", ",\"ngram_vocab_size_base\":10,\"make_ngram_vocab_size_divisible_by\":1"));
+    const struct gs_arch padded = fixture_arch(QWEN4_SMALL(
+        "[2]", ",\"ngram_vocab_size_base\":10,\"make_ngram_vocab_size_divisible_by\":128"));
+    const uint64_t dense =
+        64ULL * 128 + 64ULL * 64 + 3 * 128 + 4 * 128; /* key, value, norms, conv */
+    assert_int_equal(fixture_count(&one).embedding - fixture_count(&plain).embedding, 60 * 16);
+    assert_int_equal(fixture_count(&padded).embedding - fixture_count(&plain).embedding, 128 * 16);
+    assert_int_equal(fixture_count(&one).other - fixture_count(&plain).other, dense);
+    assert_true(gs_block_has_host_table(&one.blocks[one.layer_block[1]]));
+    assert_false(gs_block_has_host_table(&one.blocks[one.layer_block[0]]));
+    /* training: the gated residuals' streams are not counted, and the answer says so */
+    struct gs_workload train = fixture_workload(GS_MODE_TRAINING);
+    train.training.batch_size = 1;
+    train.training.sequence_length = 512;
+    struct gs_estimate e = fixture_estimate(&one, &train);
+    assert_true(fixture_warned(&e, "gated_residual_activations_not_estimated"));
+    const struct gs_arch qwen35 = fixture_arch_file("qwen3_5_moe/Qwen__Qwen3.5-35B-A3B.json");
+    e = fixture_estimate(&qwen35, &train);
+    assert_false(fixture_warned(&e, "gated_residual_activations_not_estimated"));
+
+    fixture_assert_reader_error(QWEN4_SMALL("[2]", ""), "/ngram_vocab_size_base");
+    fixture_assert_reader_error(QWEN4_SMALL("[2]", ",\"ngram_vocab_size_base\":1e30"),
+                                "/ngram_vocab_size_base");
+    fixture_assert_reader_error(QWEN4_SMALL("[5]", ",\"ngram_vocab_size_base\":10"),
+                                "/ple_layer_ids");
+    fixture_assert_reader_error(QWEN4_SMALL("[1, 2]", ",\"ngram_vocab_size_base\":10"),
+                                "/ple_layer_ids");
+    fixture_assert_reader_error(
+        QWEN4_SMALL("[2]", ",\"ngram_vocab_size_base\":10,\"ngram_size\":1"), "/ngram_size");
+    fixture_assert_reader_error(
+        QWEN4_SMALL("[2]", ",\"ngram_vocab_size_base\":10,\"heads_per_ngram\":1000"),
+        "/heads_per_ngram");
+    fixture_assert_reader_error(QWEN4_SMALL("[]", ",\"indexer_kv_heads\":2"), "/indexer_kv_heads");
+    fixture_assert_reader_error(
+        QWEN4_SMALL("[]", ",\"layer_types\":[\"linear_attention\",\"linear_attention\","
+                          "\"linear_attention\",\"mamba\"]"),
+        "/layer_types");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -584,6 +745,10 @@ int main(void)
         cmocka_unit_test(test_qwen3_omni_moe),
         cmocka_unit_test(test_qwen_errors),
         cmocka_unit_test(test_qwen3_vl_default_vision),
+        cmocka_unit_test(test_qwen38_flash_next_counts),
+        cmocka_unit_test(test_qwen38_flash_next_cache),
+        cmocka_unit_test(test_qwen38_flash_next_engines),
+        cmocka_unit_test(test_qwen4_exp_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

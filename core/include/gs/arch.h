@@ -224,8 +224,9 @@ struct gs_attention {
     uint64_t index_pool;  /* tokens one indexer key stands for where the indexer gates every
                              index_pool consecutive keys into one before caching it (GLM-5.3-Flash's
                              index_kpool with index_kpool_compress: vLLM's Glm5NextIndexerCache
-                             keeps one key a pool, tokens_per_state = index_kpool); 0 = a key a
-                             token */
+                             keeps one key a pool, tokens_per_state = index_kpool; Qwen3.8-Flash-
+                             Next's QSA indexer beside GQA attention, indexer_compress_ratio: the
+                             mean of each pool's keys, scored and cached); 0 = a key a token */
     /* DeepSeek-V4 (an MLA block with a sliding window): besides the last `window` tokens the
      * layer caches one compressed entry per `compress_ratio` tokens over the whole context,
      * and its indexer (index_heads) one key per compressed entry; 0 = the window only */

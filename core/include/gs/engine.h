@@ -180,9 +180,13 @@ void gs_engine_state_bytes(const struct gs_inference_input *in, const struct gs_
 void gs_engine_server_batch_defaults(const struct gs_inference_input *in,
                                      struct gs_inference_result *out);
 
-/* Whether `engine` keeps DeepSeek-V4.1's Engram tables in pinned host memory, as `asked`
+/* vLLM's first release whose n-gram tables default to pinned host memory (EngramConfig) */
+#define GS_VLLM_ENGRAM_HOST_DEFAULT 3000
+
+/* Whether `engine` at `version` (0: the latest) keeps a model's n-gram tables - DeepSeek-V4.1's
+ * Engram tables, Qwen3.8-Flash-Next's PLE table - in pinned host memory, as `asked`
  * (GS_TABLES_*) names or, by default, as the engine's own default places them. */
-bool gs_engine_engram_tables_on_host(enum gs_engine engine, uint8_t asked);
+bool gs_engine_engram_tables_on_host(enum gs_engine engine, uint32_t version, uint8_t asked);
 
 /* The notes of a cache format the engine resolved for the model (gs_inference_result.kv_dtype):
  * the assumption kv_cache_dtype where kv_dtype_detail says why, the warning
