@@ -1719,22 +1719,75 @@ static uint64_t cross_mask_bytes(struct acc *c, const struct gs_activation_input
 
 static bool cross_states_need_grad(const struct gs_activation_input *in);
 
-/* The residual streams of a block with hyper-connections (DeepSeek-V4's, V4.1's and
- * GLM-5.3-Flash's mHC: the block's hc.fn is (2 + n) n x n h, one a site) and, where `sites` is
- * not NULL, its sites (two: the attention's and the MLP's); 1 and 0 for a plain residual. */
-static uint64_t hc_streams(const struct gs_block *b, uint64_t h, uint64_t *sites)
+/* The residual streams of a block with hyper-connections - DeepSeek-V4's, V4.1's and
+ * GLM-5.3-Flash's mHC (the block's hc.fn is (2 + n) n x n h, one a site) or Qwen3.8-Flash-Next's
+ * gated residuals (hyper_connection.hc_norm over the n h streams, one a site: `gated` set where
+ * not NULL) - and, where `sites` is not NULL, its sites (two: the attention's and the MLP's); 1
+ * and 0 for a plain residual. */
+static uint64_t hc_streams(const struct gs_block *b, uint64_t h, uint64_t *sites, bool *gated)
 {
     for (size_t i = 0; i < b->module_count && h; i++) {
         const struct gs_module *m = &b->modules[i];
-        if (m->name != NULL && strcmp(m->name, "hc.fn") == 0 && m->out % h == 0 && m->out > h) {
+        const bool mhc = m->name != NULL && strcmp(m->name, "hc.fn") == 0;
+        const bool residual = m->name != NULL && strcmp(m->name, "hyper_connection.hc_norm") == 0;
+        if ((mhc || residual) && m->out % h == 0 && (m->out > h || residual)) {
             if (sites != NULL)
                 *sites = m->count ? m->count : 1;
+            if (gated != NULL)
+                *gated = residual;
             return m->out / h;
         }
     }
     if (sites != NULL)
         *sites = 0;
+    if (gated != NULL)
+        *gated = false;
     return 1;
+}
+
+/* What one of Qwen3.8-Flash-Next's gated residual sites saves per token (transformers
+ * Qwen4ExpTextGatedResidual.forward and Qwen4ExpTextDecoderLayer.forward, over the n h streams
+ * x): hc_norm (Qwen4ExpTextRMSNorm, weight applied as 1 + w in fp32) keeps what norm_bytes says
+ * of an element; its output cast back to x's dtype, which input_mix_weight_down and
+ * block_inject_weight read and the mix's product keeps, at the residual's dtype (and under
+ * autocast the two linears' 16-bit copies where their weights train); the silu after the down
+ * projection keeps its lowrank-wide input, input_mix_weight_up its output where it trains; the
+ * sigmoid its n h output (the mix); the injection's product the sublayer's h-wide output and the
+ * n weights. The mix's mean and the residual add keep nothing. Where the layer's input needs
+ * no gradient (the first layer under LoRA) only the injection weights are kept. */
+static uint64_t gated_residual_site_bytes(struct acc *c, const struct gs_activation_input *in,
+                                          const struct gs_block *b, uint64_t n, uint64_t h,
+                                          uint64_t residual, bool input_frozen)
+{
+    const uint64_t lin = in->autocast ? 2 : in->element_bytes; /* a linear's output */
+    const struct gs_module *norm = NULL;
+    uint64_t lowrank = 0;
+    bool inject = false;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const struct gs_module *m = &b->modules[i];
+        if (m->name == NULL)
+            continue;
+        if (strcmp(m->name, "hyper_connection.hc_norm") == 0)
+            norm = m;
+        else if (strcmp(m->name, "hyper_connection.input_mix_weight_down") == 0)
+            lowrank = m->out;
+        else if (strcmp(m->name, "hyper_connection.block_inject_weight") == 0)
+            inject = true;
+    }
+    const uint64_t streams = mul(c, n, h);
+    uint64_t per = inject ? mul(c, lin, n) : 0;
+    if (input_frozen || norm == NULL)
+        return per;
+    const bool trains = in->trainable == GS_TRAIN_ALL;
+    per = add(c, per, mul(c, norm_bytes(in, norm, residual), streams));
+    per = add(c, per, mul(c, residual, streams));
+    if (in->autocast && trains)
+        per = add(c, per, mul(c, 2, mul(c, streams, inject ? 2 : 1)));
+    per = add(c, per, mul(c, lin, mul(c, lowrank, trains ? 2 : 1)));
+    per = add(c, per, mul(c, lin, streams));
+    if (inject)
+        per = add(c, per, mul(c, lin, h));
+    return per;
 }
 
 /* What a hyper-connection site saves per token (transformers DeepseekV4HyperConnection, which
@@ -1862,13 +1915,16 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     if (a->hidden_dropout)
         p.replicated = add(c, p.replicated,
                            mul(c, mul(c, b->attn.cross && !b->attn.cross_only ? 3 : 2, tokens), h));
-    /* hyper-connections: each site's saved streams (hc_site_bytes) */
+    /* hyper-connections: each site's saved streams (hc_site_bytes, gated_residual_site_bytes) */
     uint64_t hc_sites = 0;
-    const uint64_t hc_n = hc_streams(b, h, &hc_sites);
+    bool gated = false;
+    const uint64_t hc_n = hc_streams(b, h, &hc_sites, &gated);
     if (hc_sites)
-        p.replicated = add(c, p.replicated,
-                           mul(c, mul(c, hc_sites, tokens),
-                               hc_site_bytes(c, in, hc_n, h, residual, input_frozen)));
+        p.replicated =
+            add(c, p.replicated,
+                mul(c, mul(c, hc_sites, tokens),
+                    gated ? gated_residual_site_bytes(c, in, b, hc_n, h, residual, input_frozen)
+                          : hc_site_bytes(c, in, hc_n, h, residual, input_frozen)));
 
     /* transformers' masked SDPA path (sdpa_masked): sdpa_attention.py repeats grouped K/V
      * (use_gqa_in_sdpa is false under a mask), and SDPA, which the flash kernel cannot serve with
@@ -2253,7 +2309,7 @@ static uint64_t stored(struct acc *c, const struct gs_activation_input *in,
     if (in->arch->residual_fp32 && residual < 4)
         residual = 4;
     /* with hyper-connections the layer's input is its n residual streams */
-    const uint64_t streams = hc_streams(b, stream_width(in), NULL);
+    const uint64_t streams = hc_streams(b, stream_width(in), NULL, NULL);
     uint64_t input = mul(c, mul(c, mul(c, tokens, stream_width(in)), streams), residual);
     if (par->sequence_parallel)
         input = div_ceil(input, t);

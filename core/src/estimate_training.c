@@ -1616,26 +1616,6 @@ static void recurrent_notes(struct gs_estimate *e, const struct gs_model_spec *m
                "FalconH1DecoderLayer.forward; docs/training-peaks.md");
 }
 
-/* Qwen3.8-Flash-Next's gated residuals (server/readers/qwen.c qwen4_exp_gated_residual, found by
- * their hc_norm): the activations are counted as one hidden_size stream through each layer,
- * without the hc_count streams and what Qwen4ExpTextGatedResidual's norm, mix and inject keep
- * for the backward (not read for the count). */
-static void gated_residual_notes(struct gs_estimate *e, const struct gs_arch *a)
-{
-    for (size_t k = 0; k < a->block_count; k++)
-        for (size_t i = 0; i < a->blocks[k].module_count; i++) {
-            const char *name = a->blocks[k].modules[i].name;
-            if (name == NULL || strcmp(name, "hyper_connection.hc_norm") != 0)
-                continue;
-            warn(e, "gated_residual_activations_not_estimated",
-                 "this model's gated residuals (Qwen4ExpTextGatedResidual) carry hc_count "
-                 "residual streams through every layer and keep their norm, mix and injection "
-                 "tensors for the backward; gpusizer counts the activations as one hidden_size "
-                 "stream a layer, so activations_bytes is low for this model");
-            return;
-        }
-}
-
 /* What the images of training.images_per_sample add, or that this model's tower is not
  * counted. */
 static void vision_notes(struct gs_estimate *e, const struct gs_training *tr,
@@ -1807,7 +1787,6 @@ static bool activations(const struct gs_model_spec *m, const struct gs_workload 
            "Korthikanti et al. 2022 (arXiv 2205.05198), generalized per module in "
            "docs/training-peaks.md; the framework's code named in training_framework");
     vision_notes(e, tr, r);
-    gated_residual_notes(e, &m->arch);
     return true;
 }
 

@@ -979,6 +979,9 @@ static void qwen4_exp_text(struct model_reader *r, struct model_reader *t, struc
         gs_arch_set_layer(a, l, kinds[k][p]);
     }
     gs_arch_embeddings(a, a->hidden_size, "lm_head", false);
+    /* Qwen4ExpTextRMSNorm (hc_norm, q_norm, k_norm): output * (1.0 + self.weight.float()), the
+     * product in fp32 before type_as */
+    a->norm_weight_fp32 = true;
     qwen4_exp_gated_residual(a, GS_BLOCKS_MAX, "hyper_connection_mixer.hc_norm",
                              "hyper_connection_mixer.input_mix_weight_down",
                              "hyper_connection_mixer.input_mix_weight_up", NULL, &q, 1);

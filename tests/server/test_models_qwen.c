@@ -15,7 +15,9 @@
 #include <cmocka.h>
 
 #include "arch_fixture.h"
+#include "gs/activation.h"
 #include "gs/estimate.h"
+#include "gs/framework.h"
 #include "gs/inference.h"
 #include "gs/model_support.h"
 
@@ -696,15 +698,6 @@ static void test_qwen4_exp_small(void **state)
     assert_int_equal(fixture_count(&one).other - fixture_count(&plain).other, dense);
     assert_true(gs_block_has_host_table(&one.blocks[one.layer_block[1]]));
     assert_false(gs_block_has_host_table(&one.blocks[one.layer_block[0]]));
-    /* training: the gated residuals' streams are not counted, and the answer says so */
-    struct gs_workload train = fixture_workload(GS_MODE_TRAINING);
-    train.training.batch_size = 1;
-    train.training.sequence_length = 512;
-    struct gs_estimate e = fixture_estimate(&one, &train);
-    assert_true(fixture_warned(&e, "gated_residual_activations_not_estimated"));
-    const struct gs_arch qwen35 = fixture_arch_file("qwen3_5_moe/Qwen__Qwen3.5-35B-A3B.json");
-    e = fixture_estimate(&qwen35, &train);
-    assert_false(fixture_warned(&e, "gated_residual_activations_not_estimated"));
 
     fixture_assert_reader_error(QWEN4_SMALL("[2]", ""), "/ngram_vocab_size_base");
     fixture_assert_reader_error(QWEN4_SMALL("[2]", ",\"ngram_vocab_size_base\":1e30"),
@@ -723,6 +716,48 @@ static void test_qwen4_exp_small(void **state)
         QWEN4_SMALL("[]", ",\"layer_types\":[\"linear_attention\",\"linear_attention\","
                           "\"linear_attention\",\"mamba\"]"),
         "/layer_types");
+}
+
+/* The gated residuals in training, by hand from Qwen4ExpTextGatedResidual.forward (activation.c
+ * gated_residual_site_bytes), per token and site of the small config (h 64), two sites a layer,
+ * 16 tokens, full training under transformers 5.17's rules (eager RMSNorm: an fp32 copy of its
+ * input and, the weight applied as 1 + w in fp32, the fp32 normalized tensor). Going from 2 to 4
+ * streams adds 2 x 64 elements to what the site keeps a stream element - pure bf16: the norm's
+ * 4 + 4, the normalized input cast back 2, the sigmoid's mix 2 = 12 - and 2 injection weights of
+ * 2 bytes: (12 x 128 + 4) x 2 x 16 = 49,280. Under autocast over fp32 weights: 4 + 4, the cast
+ * back 4, the two linears' 16-bit copies 2 + 2, the mix 2 = 18: (18 x 128 + 4) x 32 = 73,856.
+ * hc_lowrank 8 to 16: the silu's input and up's input, 2 bytes each: 8 x 4 x 32 = 1,024. With
+ * checkpointing a layer keeps its input, the n h streams: 16 x 4 x 64 x 2 = 8,192. */
+static void test_qwen4_exp_training(void **state)
+{
+    (void)state;
+    const struct gs_arch two = fixture_arch(QWEN4_SMALL("[]", ""));
+    const struct gs_arch four = fixture_arch(QWEN4_SMALL("[]", ",\"hc_count\":4"));
+    const struct gs_arch wide = fixture_arch(QWEN4_SMALL("[]", ",\"hc_lowrank\":16"));
+    struct gs_parallelism par;
+    struct gs_training_knobs knobs;
+    fixture_framework_release(&par, &knobs, GS_FW_TRANSFORMERS, 517);
+    struct gs_framework_rules rules;
+    gs_framework_resolve(&knobs, GS_ATTN_SDPA, &rules);
+    struct gs_activation_input a2 = fixture_one_sequence(&two, &par, &rules, 16, true);
+    struct gs_activation_input a4 = fixture_one_sequence(&four, &par, &rules, 16, true);
+    struct gs_activation_input aw = fixture_one_sequence(&wide, &par, &rules, 16, true);
+    struct gs_activation_result r2, r4, rw;
+    assert_true(gs_activation_bytes(&a2, &r2));
+    assert_true(gs_activation_bytes(&a4, &r4));
+    assert_true(gs_activation_bytes(&aw, &rw));
+    assert_int_equal(r4.per_layer_bytes - r2.per_layer_bytes, (12 * 128 + 4) * 2 * 16);
+    assert_int_equal(rw.per_layer_bytes - r2.per_layer_bytes, 8 * 4 * 32);
+    a2.autocast = a4.autocast = true;
+    a2.residual_bytes = a4.residual_bytes = 4;
+    assert_true(gs_activation_bytes(&a2, &r2));
+    assert_true(gs_activation_bytes(&a4, &r4));
+    assert_int_equal(r4.per_layer_bytes - r2.per_layer_bytes, (18 * 128 + 4) * 2 * 16);
+    a4.autocast = false;
+    a4.residual_bytes = 0;
+    a4.recompute = GS_RECOMPUTE_FULL;
+    assert_true(gs_activation_bytes(&a4, &r4));
+    assert_int_equal(r4.per_layer_bytes, 16 * 4 * 64 * 2);
 }
 
 int main(void)
@@ -749,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_qwen38_flash_next_cache),
         cmocka_unit_test(test_qwen38_flash_next_engines),
         cmocka_unit_test(test_qwen4_exp_small),
+        cmocka_unit_test(test_qwen4_exp_training),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
