@@ -743,11 +743,11 @@ static bool is_prime(uint64_t n)
 /* and the most hash heads (the release has 16): each is a prime search */
 #define QWEN4_NGRAM_HEADS_MAX 256
 
-/* Qwen4ExpTextNGramEmbedding's rows: head g of the table (g over the PLE layers' heads in order)
- * holds the (g + 1)-th prime at or above ngram_vocab_size_base (_find_nth_prime_after(base - 1,
- * g + 1)), the table their sum rounded up to make_ngram_vocab_size_divisible_by. For the release:
- * 16 heads, the primes 20,000,003 ... 20,000,171, 320,001,446 rows padded to 320,001,536. */
-static uint64_t qwen4_exp_ngram_rows(struct model_reader *t, uint64_t heads, uint64_t first_head)
+/* Qwen4ExpTextNGramEmbedding's rows (one PLE layer): head g of the table holds the (g + 1)-th prime
+ * at or above ngram_vocab_size_base (_find_nth_prime_after(base - 1, g + 1)), the table their sum
+ * rounded up to make_ngram_vocab_size_divisible_by. For the release: 16 heads, the primes
+ * 20,000,003 ... 20,000,171, 320,001,446 rows padded to 320,001,536. */
+static uint64_t qwen4_exp_ngram_rows(struct model_reader *t, uint64_t heads)
 {
     const json_t *v = rd_get(t, "ngram_vocab_size_base");
     const json_int_t base = v == NULL ? 0 : json_integer_value(v);
@@ -758,12 +758,11 @@ static uint64_t qwen4_exp_ngram_rows(struct model_reader *t, uint64_t heads, uin
     }
     const uint64_t divisor = rd_size(t, NAMES("make_ngram_vocab_size_divisible_by"), 1);
     uint64_t prime = (uint64_t)base - 1, rows = 0;
-    for (uint64_t g = 0; g < first_head + heads; g++) {
+    for (uint64_t g = 0; g < heads; g++) {
         do
             prime++;
         while (!is_prime(prime));
-        if (g >= first_head)
-            rows += prime;
+        rows += prime;
     }
     return gs_div_ceil(rows, divisor) * divisor;
 }
@@ -812,7 +811,7 @@ static void qwen4_exp_read_ple(struct model_reader *t, struct qwen4_exp *q, uint
         return;
     }
     q->ngram_dim = q->ple_dim / q->ngram_heads;
-    q->ngram_rows = qwen4_exp_ngram_rows(t, q->ngram_heads, 0);
+    q->ngram_rows = qwen4_exp_ngram_rows(t, q->ngram_heads);
 }
 
 /* Qwen4ExpTextGatedResidual, `count` of them: hc_norm (an RMSNorm over the hc_count x h streams
