@@ -329,13 +329,15 @@ static uint64_t module_bytes(struct weigh *w, const struct gs_module *m, const s
         return gs_mul(gs_module_parameters(m, &w->ovf), 4, &w->ovf);
     if ((m->flags & GS_MOD_HOST_TABLE) && r->host_tables)
         return 0;
-    if (m->flags & (GS_MOD_FP32 | GS_MOD_FP8_ROWS)) {
+    if (m->flags & (GS_MOD_FP32 | GS_MOD_FP8_ROWS | GS_MOD_FP8_TENSOR)) {
         struct gs_module one = *m;
         one.in = in;
         one.out = out;
         one.count = count;
         if (m->flags & GS_MOD_FP32)
             return gs_mul(gs_module_parameters(&one, &w->ovf), 4, &w->ovf);
+        if (m->flags & GS_MOD_FP8_TENSOR) /* the one scale left out: 4 bytes a tensor */
+            return gs_module_parameters(&one, &w->ovf);
         /* a row of `out` e4m3 values and one e8m0 scale a 32 (inference/model.py's Engram
          * table: 256 + 8 bytes) */
         const uint64_t row = gs_add(out, gs_div_ceil(out, 32), &w->ovf);

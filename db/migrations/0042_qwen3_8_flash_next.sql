@@ -8,9 +8,10 @@
 -- (Qwen/Qwen3.8-Flash-Next-FP8 at 236dfdf2) without its quantization_config, and the vision and
 -- top-level fields as loaders' fixtures copy RadixArk/Qwen3.8-Flash-Next-NVFP4's
 -- (tests/fixtures/configs/qwen4_exp/README.md); no byte-for-byte copy of the Hub's file was found.
--- The FP8 release is not added: its quantization_config quantizes the routed experts and, by a
--- modules_to_convert key gpusizer does not read, the n-gram table (fp8 rows with one per-tensor
--- scale) - sized from that file as stated, its table would count 51 GB too many.
+-- The FP8 release is not added: the transcription of its quantization_config keeps
+-- modules_to_not_convert to ["lm_head"], where the file lists every 16-bit module by name (943
+-- entries by a loader's test of it; only the routed experts and the n-gram table are fp8), and no
+-- full copy was found. A user posting that config.json gets it read as stated, the table in fp8.
 --
 -- Conventions as in 0006_seed_models.sql and 0039_glm_5_3_flash.sql: config_json the architecture
 -- fields (token ids, initializer_range, use_cache dropped); `parameters` the count of that config

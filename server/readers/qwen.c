@@ -695,6 +695,7 @@ struct qwen4_exp {
     bool bias;                 /* attention_bias */
     uint64_t ple_layer;        /* 0-based; UINT64_MAX: none */
     uint64_t ple_dim, ple_kernel, ngram_heads, ngram_dim, ngram_rows;
+    bool fp8_table; /* the checkpoint stores the n-gram table in fp8 (qwen4_exp_fp8_table) */
     bool qsa[GS_LAYERS_MAX];
 };
 
@@ -749,14 +750,16 @@ static bool is_prime(uint64_t n)
  * 20,000,003 ... 20,000,171, 320,001,446 rows padded to 320,001,536. */
 static uint64_t qwen4_exp_ngram_rows(struct model_reader *t, uint64_t heads)
 {
+    /* Qwen4ExpTextConfig's default base is 20,000,000 (the release's) */
     const json_t *v = rd_get(t, "ngram_vocab_size_base");
-    const json_int_t base = v == NULL ? 0 : json_integer_value(v);
-    if (!json_is_integer(v) || base < 2 || (uint64_t)base > QWEN4_NGRAM_BASE_MAX) {
+    const json_int_t base = v == NULL || json_is_null(v) ? 20000000 : json_integer_value(v);
+    if ((v != NULL && !json_is_null(v) && !json_is_integer(v)) || base < 2 ||
+        (uint64_t)base > QWEN4_NGRAM_BASE_MAX) {
         rd_fail(t, "ngram_vocab_size_base", GS_ERR_INVALID, "must be an integer in 2..%llu",
                 (unsigned long long)QWEN4_NGRAM_BASE_MAX);
         return 0;
     }
-    const uint64_t divisor = rd_size(t, NAMES("make_ngram_vocab_size_divisible_by"), 1);
+    const uint64_t divisor = rd_size(t, NAMES("make_ngram_vocab_size_divisible_by"), 128);
     uint64_t prime = (uint64_t)base - 1, rows = 0;
     for (uint64_t g = 0; g < heads; g++) {
         do
@@ -814,6 +817,35 @@ static void qwen4_exp_read_ple(struct model_reader *t, struct qwen4_exp *q, uint
     q->ngram_rows = qwen4_exp_ngram_rows(t, q->ngram_heads);
 }
 
+/* Whether the checkpoint stores the n-gram table in fp8 e4m3 with one per-tensor scale: its
+ * text config says ple_embedding_dtype "float8_e4m3fn" (the NVFP4 releases), or its
+ * quantization_config is fp8 and keeps no ngram_embedding out (the FP8 release: vLLM's Fp8Config
+ * and SGLang's qwen4_exp.py quantize the table unless modules_to_not_convert names it;
+ * transformers reads the config's modules_to_convert for it). Both engines keep those rows in
+ * fp8 and dequantize a looked-up row at a time. */
+static bool qwen4_exp_fp8_table(struct model_reader *r, struct model_reader *t)
+{
+    const char *dtype = rd_string(t, "ple_embedding_dtype");
+    if (dtype != NULL && strcmp(dtype, "float8_e4m3fn") == 0)
+        return true;
+    struct model_reader quant;
+    if (!rd_sub(r, "quantization_config", &quant))
+        return false;
+    const char *method = rd_string(&quant, "quant_method");
+    if (method == NULL || strcmp(method, "fp8") != 0)
+        return false;
+    const json_t *skip = NULL;
+    const size_t n = rd_array(&quant, "modules_to_not_convert", &skip);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = json_string_value(json_array_get(skip, i));
+        if (name != NULL && strstr(name, "ngram_embedding") != NULL)
+            return false;
+    }
+    if (!quant.ok)
+        r->ok = false;
+    return true;
+}
+
 /* Qwen4ExpTextGatedResidual, `count` of them: hc_norm (an RMSNorm over the hc_count x h streams
  * a stream at a time, one weight a channel), input_mix_weight_down (n h -> hc_lowrank) and
  * input_mix_weight_up (hc_lowrank -> n h), and with `inject` (a layer's attn_hyper_connection
@@ -867,7 +899,8 @@ static void qwen4_exp_attention(struct gs_arch *a, size_t b, const struct qwen4_
  * 35 int64 values) are not counted. */
 static void qwen4_exp_ple(struct gs_arch *a, size_t b, const struct qwen4_exp *q)
 {
-    const unsigned table = GS_MOD_LOOKUP | GS_MOD_HOST_TABLE;
+    const unsigned table =
+        GS_MOD_LOOKUP | GS_MOD_HOST_TABLE | (q->fp8_table ? GS_MOD_FP8_TENSOR : 0);
     const uint64_t parts = q->ngram_rows / GS_ARCH_DIM_MAX, rest = q->ngram_rows % GS_ARCH_DIM_MAX;
     const uint64_t n = q->streams * a->hidden_size;
     if (parts)
@@ -949,11 +982,13 @@ static void qwen4_exp_text(struct model_reader *r, struct model_reader *t, struc
     q.bias = rd_flag(t, "attention_bias", false);
     q.streams = rd_size(t, NAMES("hc_count"), 4);
     q.lowrank = rd_size(t, NAMES("hc_lowrank"), 320);
-    q.index.index_heads = rd_size(t, NAMES("indexer_n_heads"), 4);
-    q.index.index_head_dim = rd_size(t, NAMES("indexer_head_dim"), 128);
-    q.index.index_topk = rd_size(t, NAMES("indexer_budget"), 2048);
-    q.index.index_pool = rd_size(t, NAMES("indexer_compress_ratio"), 4);
-    if (rd_size(t, NAMES("indexer_kv_heads"), 1) != 1 && t->ok)
+    /* Qwen4ExpTextConfig leaves the indexer's fields None, and every attention layer builds
+     * Qwen4ExpTextQSAIndexer from them: a config must give them */
+    q.index.index_heads = rd_dim(t, NAMES("indexer_n_heads"), true, 0);
+    q.index.index_head_dim = rd_dim(t, NAMES("indexer_head_dim"), true, 0);
+    q.index.index_topk = rd_dim(t, NAMES("indexer_budget"), true, 0);
+    q.index.index_pool = rd_dim(t, NAMES("indexer_compress_ratio"), true, 0);
+    if (rd_dim(t, NAMES("indexer_kv_heads"), true, 0) != 1 && t->ok)
         rd_fail(t, "indexer_kv_heads", GS_ERR_UNSUPPORTED,
                 "must be 1: Qwen4ExpTextQSAIndexer keeps one key head");
     if (!t->ok)
@@ -964,7 +999,8 @@ static void qwen4_exp_text(struct model_reader *r, struct model_reader *t, struc
                                             "indexed_attention",     NULL};
     qwen3_5_layer_pattern(t, q.plan.layers, q.qsa, attention);
     qwen4_exp_read_ple(t, &q, a->hidden_size);
-    if (!t->ok)
+    q.fp8_table = q.ngram_rows && qwen4_exp_fp8_table(r, t);
+    if (!t->ok || !r->ok)
         return;
     size_t kinds[2][2];
     bool made[2][2] = {{false, false}, {false, false}};

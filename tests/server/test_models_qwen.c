@@ -677,7 +677,9 @@ static void test_qwen38_flash_next_engines(void **state)
     "\"num_hidden_layers\":4,\"num_attention_heads\":4,\"num_key_value_heads\":2,"                 \
     "\"head_dim\":16,\"num_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"    \
     "\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,\"linear_key_head_dim\":16,"          \
-    "\"linear_value_head_dim\":16,\"hc_count\":2,\"hc_lowrank\":8,\"ple_layer_ids\":" ple ","      \
+    "\"linear_value_head_dim\":16,\"hc_count\":2,\"hc_lowrank\":8,\"indexer_n_heads\":2,"          \
+    "\"indexer_kv_heads\":1,\"indexer_head_dim\":16,\"indexer_budget\":64,"                        \
+    "\"indexer_compress_ratio\":4,\"ple_layer_ids\":" ple ","                                      \
     "\"ple_embed_dim\":64,\"ngram_size\":3,\"heads_per_ngram\":2" extra "}"
 
 /* The table's rows by hand: 4 heads, the 1st to 4th primes from ngram_vocab_size_base 10 -
@@ -699,7 +701,37 @@ static void test_qwen4_exp_small(void **state)
     assert_true(gs_block_has_host_table(&one.blocks[one.layer_block[1]]));
     assert_false(gs_block_has_host_table(&one.blocks[one.layer_block[0]]));
 
-    fixture_assert_reader_error(QWEN4_SMALL("[2]", ""), "/ngram_vocab_size_base");
+    /* the FP8 release's table: fp8 rows with one scale (1 byte an element on the GPU) unless the
+     * ignore list names it; the NVFP4 releases say so with ple_embedding_dtype */
+#define QWEN4_FP8(skip)                                                                            \
+    QWEN4_SMALL("[2]", ",\"ngram_vocab_size_base\":10,\"make_ngram_vocab_size_divisible_by\":1,"   \
+                       "\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":"  \
+                       "[128,128],\"modules_to_not_convert\":[\"lm_head\"" skip "]}")
+    const struct gs_arch fp8 = fixture_arch(QWEN4_FP8(""));
+    const struct gs_arch kept = fixture_arch(QWEN4_FP8(",\"ple.ple_embedding.ngram_embedding\""));
+    const struct gs_arch dtype = fixture_arch(QWEN4_SMALL(
+        "[2]", ",\"ngram_vocab_size_base\":10,\"ple_embedding_dtype\":\"float8_e4m3fn\""));
+    struct gs_workload w = fixture_vllm_workload(1, 1024, 1, 80ULL * 1000 * 1000 * 1000);
+    w.serving.engine.engram_tables = GS_TABLES_DEVICE;
+    const struct gs_estimate e8 = fixture_estimate(&fp8, &w);
+    const struct gs_estimate e16 = fixture_estimate(&kept, &w);
+    assert_int_equal(e16.per_gpu.weights_bytes - e8.per_gpu.weights_bytes, 60 * 16);
+    assert_non_null(fixture_assumption(&e8, "engram_device_bytes"));
+    assert_int_equal(fixture_assumption(&e8, "engram_device_bytes")->value, 60 * 16);
+    assert_int_equal(fixture_assumption(&e16, "engram_device_bytes")->value, 60 * 16 * 2);
+    const struct gs_estimate ed = fixture_estimate(&dtype, &w);
+    assert_int_equal(fixture_assumption(&ed, "engram_device_bytes")->value, 128 * 16);
+    const struct gs_estimate e = fixture_estimate(&padded, &w);
+    assert_int_equal(fixture_assumption(&e, "engram_device_bytes")->value, 128 * 16 * 2);
+
+    /* without ngram_vocab_size_base and the divisor, Qwen4ExpTextConfig's 20,000,000 and 128:
+     * 20,000,003 + 20,000,023 + 20,000,033 + 20,000,047 = 80,000,106, padded to 80,000,128 */
+    const struct gs_arch defaults = fixture_arch(QWEN4_SMALL("[2]", ""));
+    assert_int_equal(fixture_count(&defaults).embedding - fixture_count(&plain).embedding,
+                     80000128ULL * 16);
+    fixture_assert_reader_error(QWEN4_SMALL("[2]", ",\"ngram_vocab_size_base\":\"big\""),
+                                "/ngram_vocab_size_base");
+    fixture_assert_reader_error(QWEN4_SMALL("[]", ",\"indexer_budget\":null"), "/indexer_budget");
     fixture_assert_reader_error(QWEN4_SMALL("[2]", ",\"ngram_vocab_size_base\":1e30"),
                                 "/ngram_vocab_size_base");
     fixture_assert_reader_error(QWEN4_SMALL("[5]", ",\"ngram_vocab_size_base\":10"),

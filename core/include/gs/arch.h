@@ -133,6 +133,11 @@ enum gs_split {
 #define GS_MOD_HOST_TABLE                                                                          \
     (1u << 13) /* an Engram table an engine may keep in host memory (gs_weights_request            \
                   host_tables): with it set, the GPU holds none of it */
+#define GS_MOD_FP8_TENSOR                                                                          \
+    (1u << 14) /* a table the checkpoint stores in fp8 e4m3 with one scale for the whole tensor,   \
+                  loaded as stored whatever the request's format: 1 byte an element (Qwen3.8-      \
+                  Flash-Next's n-gram table in its FP8 and NVFP4 releases, which vLLM and SGLang   \
+                  keep in fp8 and dequantize a looked-up row at a time) */
 
 struct gs_module {
     const char *name;  /* transformers' attribute name ("q_proj"); static storage */
