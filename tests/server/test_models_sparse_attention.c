@@ -225,6 +225,41 @@ static void test_deepseek_v4_checkpoint(void **state)
     assert_int_equal(1415606912ULL + 33884439 + 2752, 1449494103ULL);
 }
 
+/* sgl-project's FP8 repacks (the catalog's deepseek-v4-flash-fp8 and deepseek-v4-pro-fp8; verbatim
+ * configs from ai-dynamo/aiconfigurator at 0b077da5): model_type "deepseek_ref", as DeepSeek-V4's
+ * release artifacts and SGLang's DeepSeekV4Config name it, read through architectures[0]
+ * (DeepseekV4ForCausalLM) - every count the official config's - and a quantization_config
+ * without expert_dtype, so the routed experts are fp8 with
+ * 128 x 128 block scales like the other linears: Flash at TP 1 keeps test_deepseek_v4_checkpoint's
+ * bytes with the experts' 277,025,390,592 values at a byte each (not MXFP4's 147,169,738,752
+ * bytes) and 43 x 256 x 3 x 512 fp32 block scales (each 4,096 x 2,048 matrix is 32 x 16 blocks). */
+static void test_deepseek_ref(void **state)
+{
+    (void)state;
+    const struct gs_arch a =
+        fixture_arch_file("deepseek_v4/sgl-project__DeepSeek-V4-Flash-FP8.json");
+    const struct gs_arch official = fixture_arch_file(FLASH);
+    const struct gs_param_count c = fixture_count(&a), o = fixture_count(&official);
+    assert_int_equal(c.total, o.total);
+    assert_int_equal(c.mtp, o.mtp);
+    assert_int_equal(c.buffers, o.buffers);
+    assert_true(a.checkpoint.quantized);
+    assert_int_equal(a.checkpoint.format, GS_WF_FP8_BLOCK);
+    const struct gs_weights_request r = {.format = GS_WF_FP8_BLOCK, .tensor = 1, .pipeline = 1};
+    uint64_t bytes = 0;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_weights_bytes(&a, &c, &r, &bytes, &err), GS_OK);
+    assert_int_equal(bytes, 277025390592ULL + 43ULL * 256 * 3 * 512 * 4 + 5857345536ULL +
+                                1430016ULL + 4 * (33884439ULL + 2752) + 2 * 1415606912ULL +
+                                4 * 2337280ULL);
+    const struct gs_arch pro =
+        fixture_arch_file("deepseek_v4/sgl-project__DeepSeek-V4-Pro-FP8.json");
+    const struct gs_arch pro_official = fixture_arch_file(PRO);
+    assert_int_equal(fixture_count(&pro).total, fixture_count(&pro_official).total);
+    assert_int_equal(fixture_count(&pro).mtp, fixture_count(&pro_official).mtp);
+}
+
 /* A config saved by transformers 5 (layer_types, mlp_layer_types, compress_rates) reads as the
  * legacy one; the rates set the compressed entries and the position biases. */
 static void test_deepseek_v4_layer_types(void **state)
@@ -1204,6 +1239,7 @@ int main(void)
         cmocka_unit_test(test_deepseek_v4_eager_only),
         cmocka_unit_test(test_deepseek_v4_cache),
         cmocka_unit_test(test_deepseek_v4_checkpoint),
+        cmocka_unit_test(test_deepseek_ref),
         cmocka_unit_test(test_deepseek_v4_layer_types),
         cmocka_unit_test(test_deepseek_v4_errors),
         cmocka_unit_test(test_glm5_counts),
