@@ -839,6 +839,28 @@ static void read_glm4_moe(struct model_reader *r, struct gs_arch *a)
     decoder_build_mtp(r, a, &plan, &t, rd_dim(r, NAMES("num_nextn_predict_layers"), false, 0));
 }
 
+/* SolarOpenForCausalLM (Solar Open 100B; transformers models/solar_open, modular_solar_open.py:
+ * SolarOpenConfig(Glm4MoeConfig) without intermediate_size, first_k_dense_replace and
+ * use_qk_norm): GLM-4.5's routed layers (Glm4MoeMoE: the fp32-scored router with its correction
+ * bias, routed experts, shared experts of moe_intermediate_size x n_shared_experts) in every
+ * layer, Llama's attention with q, k and v biased as attention_bias says (false by default) and
+ * an unbiased o_proj, no q/k norms, two RMSNorms, an untied head; no MTP layer (the class has no
+ * num_nextn_predict_layers). The config's intermediate_size is unused. vLLM's solar_open.py
+ * builds the same modules. */
+static void read_solar_open(struct model_reader *r, struct gs_arch *a)
+{
+    struct decoder_plan plan;
+    decoder_read_dims(r, a, &plan, false, 128, true);
+    decoder_read_experts(r, &plan, false);
+    plan.experts.shared_width = plan.experts.width * rd_dim(r, NAMES("n_shared_experts"), false, 1);
+    plan.experts.router_fp32 = true;
+    plan.experts.router_parameter = true;
+    plan.experts.router_buffer = plan.experts.experts;
+    decoder_moe_from(&plan, 0);
+    const struct decoder_traits t = {.norms = 2, .qkv_bias = rd_flag(r, "attention_bias", false)};
+    decoder_build(r, a, &plan, &t);
+}
+
 /* SeedOssForCausalLM (modeling_seed_oss.py): Llama with attention_bias on
  * q, k and v (default true), attention_out_bias on o (default false) and
  * mlp_bias (default false). */
@@ -1264,6 +1286,7 @@ const struct model_type MODELS_DECODER[] = {
     {"nemotron", "NemotronForCausalLM", read_nemotron},
     {"glm4", "Glm4ForCausalLM", read_glm4},
     {"glm4_moe", "Glm4MoeForCausalLM", read_glm4_moe},
+    {"solar_open", "SolarOpenForCausalLM", read_solar_open},
     {"seed_oss", "SeedOssForCausalLM", read_seed_oss},
     {"olmo3", "Olmo3ForCausalLM", read_olmo3},
     {"apertus", "ApertusForCausalLM", read_apertus},

@@ -128,6 +128,11 @@ static void test_moe_decoders(void **state)
         /* published 106B / 12B; e_score_correction_bias a buffer, the MTP layer not built */
         {"glm4_moe/zai-org__GLM-4.5-Air.json", 106852245504ULL, 12803366912ULL, 188416, 46, 0,
          "GLM-4.5-Air card 106B / 12B"},
+        /* Solar Open 100B (solar_open): GLM-4.5's routed layers in all 48, Llama's attention
+         * (q/o 4096 <-> 8192) without biases or q/k norms, no MTP; card 102.6B / 12B (which
+         * counts the input embedding: 12,054,827,008); arithmetic in the README */
+        {"solar_open/upstage__Solar-Open-100B.json", 102651793408ULL, 11249520640ULL, 196608, 48, 0,
+         "Solar Open 100B card 102.6B / 12B"},
         /* Kimi-K2 as transformers 5's DeepseekV3ForCausalLM (the router bias a buffer): 1T /
          * 32B; the checkpoint's 1,026,470,731,056 stored elements add the 60 x 384 biases, fp8
          * scales and rotary buffers (README) */
@@ -651,6 +656,8 @@ static void test_correction_bias_buffers(void **state)
     assert_int_equal(fixture_count(&m).buffers, 62 * 256);
     const struct gs_arch g = fixture_arch_file("glm4_moe/zai-org__GLM-4.5-Air.json");
     assert_int_equal(fixture_count(&g).buffers, 45 * 128);
+    const struct gs_arch so = fixture_arch_file("solar_open/upstage__Solar-Open-100B.json");
+    assert_int_equal(fixture_count(&so).buffers, 48 * 128);
 }
 
 /* Routers that hold their weight as a bare nn.Parameter (F.linear on self.weight), which no LoRA
