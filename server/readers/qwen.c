@@ -975,8 +975,9 @@ static void qwen4_exp_text(struct model_reader *r, struct model_reader *t, struc
     decoder_read_dims(t, a, &q.plan, false, 256, true);
     a->tie_word_embeddings = read_tie(r, t);
     decoder_read_experts(t, &q.plan, false);
-    q.plan.experts.shared_width = rd_dim(t, NAMES("shared_expert_intermediate_size"), false, 0);
-    q.plan.experts.shared_gate = q.plan.experts.shared_width > 0;
+    /* Qwen4ExpTextConfig's default shared expert is 512 wide; every layer has one */
+    q.plan.experts.shared_width = rd_size(t, NAMES("shared_expert_intermediate_size"), 512);
+    q.plan.experts.shared_gate = true;
     q.plan.experts.router_linear_until = GS_ROUTER_TOPK_FROM_5; /* Qwen4ExpTextTopKRouter */
     q.gdn = qwen3_5_read_gdn(t);
     q.bias = rd_flag(t, "attention_bias", false);
