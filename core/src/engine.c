@@ -118,9 +118,10 @@ bool gs_engine_engram_tables_on_host(enum gs_engine engine, uint32_t version, ui
          * (models/deepseek_v41/nvidia/engram.py ParallelEngramEmbedding, models/qwen4_exp
          * nvidia/ngram_embedding.py Qwen4ExpPLEPinnedHostEmbedding; --engram-config
          * '{"cpu_offload": false}' keeps them on the GPU). 0.29, the first release with
-         * Qwen3.8-Flash-Next's table, had no EngramConfig: PLEVocabParallelEmbedding kept the
-         * rows on the GPU (PR #54371, which brought cpu_offload, "defaults to false"; the
-         * default turned on before 0.30, PR #57910) */
+         * Qwen3.8-Flash-Next's table, kept its rows on the GPU (PLEVocabParallelEmbedding):
+         * cpu_offload came with PR #54371, "defaults to false", if 0.29 has it at all (a
+         * vllm-ascend shim says it has no EngramConfig); the default was on by PR #57910's
+         * thread (2026-09-21), the release after */
         return version == 0 || version >= GS_VLLM_ENGRAM_HOST_DEFAULT;
     case GS_ENGINE_TENSORRT_LLM:
         /* _torch/models/modeling_deepseekv41.py DeepseekV41Engram: "Pinned-CPU FP8 lookup",

@@ -1398,7 +1398,7 @@ enum gs_status est_compute_inference(const struct gs_model_spec *m, const struct
                          "SGLang python/sglang/srt/layers/engram.py EngramEmbedding (device by "
                          "default, SGLANG_ENABLE_DSV41_ENGRAM_HOST_TABLE) and models/qwen4_exp.py "
                          "Qwen4ExpNGramEmbedding (--ple-offload-embedding off by default); vLLM "
-                         "0.29's PLEVocabParallelEmbedding (no EngramConfig before 0.30)");
+                         "0.29's PLEVocabParallelEmbedding (cpu_offload off or absent)");
     }
     if (w->format_from_checkpoint && m->has_arch)
         assume(e, "checkpoint_precision", m->arch.checkpoint.detail,
