@@ -578,7 +578,7 @@ static void test_vl_tie_flags(void **state)
  * gate 4,917,760), 96 gated residuals of 6,604,800, the final mixer 6,563,840 and the PLE's
  * projections, norms and convolution 32,839,680 (under `other`), the untied head, the vision
  * tower 448,931,056; the MTP layer 2,607,150,848. total + mtp = 179,999,981,424, the "180B" the
- * release names (the repository's "125B" counts it without the n-gram table). */
+ * release names (third-party quantizations' "125B" count it without the table and the tower). */
 static void test_qwen38_flash_next_counts(void **state)
 {
     (void)state;
