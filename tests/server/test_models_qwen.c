@@ -20,7 +20,9 @@
 #include "gs/framework.h"
 #include "gs/inference.h"
 #include "gs/model_support.h"
+#include "gs/perf.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ helpers */
@@ -792,6 +794,27 @@ static void test_qwen4_exp_training(void **state)
     assert_int_equal(r4.per_layer_bytes, 16 * 4 * 64 * 2);
 }
 
+/* The QSA indexer scores one pooled key a indexer_compress_ratio tokens (perf.c attention_flops):
+ * over a 131,072-token prefill the mean query scores 65,536 / 4 = 16,384 pooled keys where a key a
+ * token would be 65,536, so the small config's one QSA layer (2 index heads of 16) does
+ * 2 x 2 x 16 x (65,536 - 16,384) FLOPs a token fewer than the same config pooling nothing;
+ * parameters and the 64 attended tokens are the same. */
+static void test_qwen4_exp_indexer_flops(void **state)
+{
+    (void)state;
+    const struct gs_arch pooled = fixture_arch(QWEN4_SMALL("[]", ""));
+    const struct gs_arch flat = fixture_arch(QWEN4_SMALL("[]", ",\"indexer_compress_ratio\":1"));
+    struct fixture_perf p;
+    fixture_perf_one_sequence(&p, &pooled, NULL, 131072);
+    const double peak = gs_perf_peak_flops(&p.gpu, GS_REGIME_BF16_MIXED);
+    const double four = gs_perf_prefill_seconds(&p.in, &p.gpu, &p.eff);
+    p.in.arch = &flat;
+    const double one = gs_perf_prefill_seconds(&p.in, &p.gpu, &p.eff);
+    const double want = 2.0 * 2 * 16 * (65536 - 16384) * 131072 / peak;
+    if (fabs((one - four) - want) > 1e-9 * want)
+        fail_msg("pooled indexer saves %.9g s, want %.9g", one - four, want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -817,6 +840,7 @@ int main(void)
         cmocka_unit_test(test_qwen38_flash_next_engines),
         cmocka_unit_test(test_qwen4_exp_small),
         cmocka_unit_test(test_qwen4_exp_training),
+        cmocka_unit_test(test_qwen4_exp_indexer_flops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
