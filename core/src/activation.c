@@ -1745,48 +1745,100 @@ static uint64_t hc_streams(const struct gs_block *b, uint64_t h, uint64_t *sites
     return 1;
 }
 
+/* A gated residual's modules among `mods`, those named `prefix` + "hc_norm",
+ * "input_mix_weight_down" and "block_inject_weight" ("hyper_connection." in a layer,
+ * "hyper_connection_mixer." for the model's final mixer); norm NULL where there is none. */
+struct gated_residual {
+    const struct gs_module *norm;
+    uint64_t lowrank;
+    bool inject;
+};
+
+static struct gated_residual gated_residual_of(const struct gs_module *mods, size_t count,
+                                               const char *prefix)
+{
+    struct gated_residual g = {NULL, 0, false};
+    const size_t k = strlen(prefix);
+    for (size_t i = 0; i < count; i++) {
+        const char *name = mods[i].name;
+        if (name == NULL || strncmp(name, prefix, k) != 0)
+            continue;
+        if (strcmp(name + k, "hc_norm") == 0)
+            g.norm = &mods[i];
+        else if (strcmp(name + k, "input_mix_weight_down") == 0)
+            g.lowrank = mods[i].out;
+        else if (strcmp(name + k, "block_inject_weight") == 0)
+            g.inject = true;
+    }
+    return g;
+}
+
 /* What one of Qwen3.8-Flash-Next's gated residual sites saves per token (transformers
  * Qwen4ExpTextGatedResidual.forward and Qwen4ExpTextDecoderLayer.forward, over the n h streams
  * x): hc_norm (Qwen4ExpTextRMSNorm, weight applied as 1 + w in fp32) keeps what norm_bytes says
  * of an element; its output cast back to x's dtype, which input_mix_weight_down and
  * block_inject_weight read and the mix's product keeps, at the residual's dtype (and under
- * autocast the two linears' 16-bit copies where their weights train); the silu after the down
+ * autocast the linears' 16-bit copies where their weights train); the silu after the down
  * projection keeps its lowrank-wide input, input_mix_weight_up its output where it trains; the
- * sigmoid its n h output (the mix); the injection's product the sublayer's h-wide output and the
- * n weights. The mix's mean and the residual add keep nothing. Where the layer's input needs
- * no gradient (the first layer under LoRA) only the injection weights are kept. */
+ * sigmoid its n h output (the mix); with an injection (a layer's sites; the final mixer has
+ * none) the injection's product the sublayer's h-wide output and the n weights. The mix's mean
+ * and the residual add keep nothing. Where the layer's input needs no gradient (the first layer
+ * under LoRA) only the injection weights are kept. */
 static uint64_t gated_residual_site_bytes(struct acc *c, const struct gs_activation_input *in,
-                                          const struct gs_block *b, uint64_t n, uint64_t h,
+                                          const struct gated_residual *g, uint64_t n, uint64_t h,
                                           uint64_t residual, bool input_frozen)
 {
     const uint64_t lin = in->autocast ? 2 : in->element_bytes; /* a linear's output */
-    const struct gs_module *norm = NULL;
-    uint64_t lowrank = 0;
-    bool inject = false;
-    for (size_t i = 0; i < b->module_count; i++) {
-        const struct gs_module *m = &b->modules[i];
-        if (m->name == NULL)
-            continue;
-        if (strcmp(m->name, "hyper_connection.hc_norm") == 0)
-            norm = m;
-        else if (strcmp(m->name, "hyper_connection.input_mix_weight_down") == 0)
-            lowrank = m->out;
-        else if (strcmp(m->name, "hyper_connection.block_inject_weight") == 0)
-            inject = true;
-    }
     const uint64_t streams = mul(c, n, h);
-    uint64_t per = inject ? mul(c, lin, n) : 0;
-    if (input_frozen || norm == NULL)
+    uint64_t per = g->inject ? mul(c, lin, n) : 0;
+    if (input_frozen || g->norm == NULL)
         return per;
     const bool trains = in->trainable == GS_TRAIN_ALL;
-    per = add(c, per, mul(c, norm_bytes(in, norm, residual), streams));
+    per = add(c, per, mul(c, norm_bytes(in, g->norm, residual), streams));
     per = add(c, per, mul(c, residual, streams));
     if (in->autocast && trains)
-        per = add(c, per, mul(c, 2, mul(c, streams, inject ? 2 : 1)));
-    per = add(c, per, mul(c, lin, mul(c, lowrank, trains ? 2 : 1)));
+        per = add(c, per, mul(c, 2, mul(c, streams, g->inject ? 2 : 1)));
+    per = add(c, per, mul(c, lin, mul(c, g->lowrank, trains ? 2 : 1)));
     per = add(c, per, mul(c, lin, streams));
-    if (inject)
+    if (g->inject)
         per = add(c, per, mul(c, lin, h));
+    return per;
+}
+
+/* What Qwen3.8-Flash-Next's PLE layer keeps per token (transformers Qwen4ExpTextPLELayer.forward,
+ * over the n h streams x, in the block holding ple.key_proj): norm_query keeps what norm_bytes
+ * says of an element of x; key_proj's output normed (norm_key, kept where the key path trains)
+ * and the normed query are each kept by their product, key_normed at a linear's dtype and the
+ * query at the residual's (the query only where the key path needs a gradient); value_proj's
+ * h-wide output by sigmoid(gate) x value; norm_conv its elements of the gated values; the
+ * depthwise convolution its padded input and the silu after it the convolution's output, n h
+ * each at a linear's dtype. key_proj and value_proj keep the looked-up rows (ple_embed_dim) where
+ * they train - one shared input, or under autocast a 16-bit copy each. The per-stream gate (n
+ * values and their sqrt and sign) is left out. Nothing where neither the weights train nor
+ * the streams need a gradient. */
+static uint64_t ple_bytes(struct acc *c, const struct gs_activation_input *in,
+                          const struct gs_block *b, uint64_t h, uint64_t residual,
+                          bool input_frozen)
+{
+    const struct gs_module *key = NULL, *norms = NULL;
+    for (size_t i = 0; i < b->module_count; i++) {
+        const char *name = b->modules[i].name;
+        if (name != NULL && strcmp(name, "ple.key_proj") == 0)
+            key = &b->modules[i];
+        else if (name != NULL && strcmp(name, "ple.norm_key_norm_query_norm_conv") == 0)
+            norms = &b->modules[i];
+    }
+    const bool trains = in->trainable == GS_TRAIN_ALL;
+    if (key == NULL || norms == NULL || (input_frozen && !trains))
+        return 0;
+    const uint64_t lin = in->autocast ? 2 : in->element_bytes;
+    const uint64_t streams = key->out, norm = norm_bytes(in, norms, residual);
+    uint64_t per = mul(c, add(c, mul(c, 2, norm), mul(c, 3, lin)), streams);
+    per = add(c, per, mul(c, lin, h));
+    if (trains) {
+        per = add(c, per, mul(c, add(c, norm, residual), streams));
+        per = add(c, per, mul(c, key->in, in->autocast ? 4 : residual));
+    }
     return per;
 }
 
@@ -1919,12 +1971,16 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     uint64_t hc_sites = 0;
     bool gated = false;
     const uint64_t hc_n = hc_streams(b, h, &hc_sites, &gated);
+    const struct gated_residual gr =
+        gated_residual_of(b->modules, b->module_count, "hyper_connection.");
     if (hc_sites)
         p.replicated =
             add(c, p.replicated,
                 mul(c, mul(c, hc_sites, tokens),
-                    gated ? gated_residual_site_bytes(c, in, b, hc_n, h, residual, input_frozen)
+                    gated ? gated_residual_site_bytes(c, in, &gr, hc_n, h, residual, input_frozen)
                           : hc_site_bytes(c, in, hc_n, h, residual, input_frozen)));
+    p.replicated =
+        add(c, p.replicated, mul(c, tokens, ple_bytes(c, in, b, h, residual, input_frozen)));
 
     /* transformers' masked SDPA path (sdpa_masked): sdpa_attention.py repeats grouped K/V
      * (use_gqa_in_sdpa is false under a mask), and SDPA, which the flash kernel cannot serve with
@@ -2827,6 +2883,14 @@ static uint64_t final_norm_bytes(struct acc *c, const struct gs_activation_input
                         mul(c, mul(c, norm_bytes_as(in, m, residual, compiled), m->out),
                             m->count ? m->count : 1));
     }
+    /* Qwen3.8-Flash-Next's hyper_connection_mixer, which collapses the streams for the head
+     * where a final norm would stand: one gated residual site without an injection */
+    const struct gated_residual g =
+        gated_residual_of(a->modules, a->module_count, "hyper_connection_mixer.");
+    if (g.norm != NULL && a->hidden_size && g.norm->out % a->hidden_size == 0)
+        bytes = add(c, bytes,
+                    gated_residual_site_bytes(c, in, &g, g.norm->out / a->hidden_size,
+                                              a->hidden_size, residual, false));
     return bytes;
 }
 

@@ -752,16 +752,17 @@ static void test_qwen4_exp_small(void **state)
         "/layer_types");
 }
 
-/* The gated residuals in training, by hand from Qwen4ExpTextGatedResidual.forward (activation.c
- * gated_residual_site_bytes), per token and site of the small config (h 64), two sites a layer,
- * 16 tokens, full training under transformers 5.17's rules (eager RMSNorm: an fp32 copy of its
- * input and, the weight applied as 1 + w in fp32, the fp32 normalized tensor). Going from 2 to 4
- * streams adds 2 x 64 elements to what the site keeps a stream element - pure bf16: the norm's
- * 4 + 4, the normalized input cast back 2, the sigmoid's mix 2 = 12 - and 2 injection weights of
- * 2 bytes: (12 x 128 + 4) x 2 x 16 = 49,280. Under autocast over fp32 weights: 4 + 4, the cast
- * back 4, the two linears' 16-bit copies 2 + 2, the mix 2 = 18: (18 x 128 + 4) x 32 = 73,856.
- * hc_lowrank 8 to 16: the silu's input and up's input, 2 bytes each: 8 x 4 x 32 = 1,024. With
- * checkpointing a layer keeps its input, the n h streams: 16 x 4 x 64 x 2 = 8,192. */
+/* The gated residuals, the final mixer and the PLE layer in training, by hand from
+ * Qwen4ExpTextGatedResidual.forward and Qwen4ExpTextPLELayer.forward (activation.c
+ * gated_residual_site_bytes, ple_bytes), per token and site of the small config (h 64), two sites a
+ * layer, 16 tokens, full training under transformers 5.17's rules (eager RMSNorm: an fp32 copy of
+ * its input and, the weight applied as 1 + w in fp32, the fp32 normalized tensor). Going from 2 to
+ * 4 streams adds 2 x 64 elements to what the site keeps a stream element - pure bf16: the norm's 4
+ * + 4, the normalized input cast back 2, the sigmoid's mix 2 = 12 - and 2 injection weights of 2
+ * bytes: (12 x 128 + 4) x 2 x 16 = 49,280. Under autocast over fp32 weights: 4 + 4, the cast back
+ * 4, the two linears' 16-bit copies 2 + 2, the mix 2 = 18: (18 x 128 + 4) x 32 = 73,856. hc_lowrank
+ * 8 to 16: the silu's input and up's input, 2 bytes each: 8 x 4 x 32 = 1,024. With checkpointing a
+ * layer keeps its input, the n h streams: 16 x 4 x 64 x 2 = 8,192. */
 static void test_qwen4_exp_training(void **state)
 {
     (void)state;
@@ -792,6 +793,24 @@ static void test_qwen4_exp_training(void **state)
     a4.recompute = GS_RECOMPUTE_FULL;
     assert_true(gs_activation_bytes(&a4, &r4));
     assert_int_equal(r4.per_layer_bytes, 16 * 4 * 64 * 2);
+    /* the final hyper_connection_mixer, kept with the final norms: one site without an injection,
+     * 12 bytes a stream element in bf16 - 2 to 4 streams add 12 x 128 a token */
+    a2.autocast = false;
+    a2.residual_bytes = 0;
+    a4.recompute = GS_RECOMPUTE_NONE;
+    assert_true(gs_activation_bytes(&a2, &r2));
+    assert_true(gs_activation_bytes(&a4, &r4));
+    assert_int_equal(r4.logits_bytes - r2.logits_bytes, 16 * 12 * 128);
+    /* the PLE layer (Qwen4ExpTextPLELayer.forward) over n h = 128 streams, ple_embed_dim 64:
+     * norm_query and norm_conv 8 bytes an element each, norm_key 8 (its weight trains), key_normed
+     * 2 and the query kept for it 2, the padded convolution input and the silu's input 2 each,
+     * value_proj's output 2 x 64, the looked-up rows 2 x 64: (8 x 3 + 2 x 4) x 128 + 2 x 64 + 2 x
+     * 64 = 4,352 a token, 69,632 over the 16 */
+    const struct gs_arch ple = fixture_arch(QWEN4_SMALL("[2]", ",\"ngram_vocab_size_base\":10"));
+    struct gs_activation_input ap = fixture_one_sequence(&ple, &par, &rules, 16, true);
+    struct gs_activation_result rp;
+    assert_true(gs_activation_bytes(&ap, &rp));
+    assert_int_equal(rp.stored_bytes - r2.stored_bytes, 16 * 4352);
 }
 
 /* The QSA indexer scores one pooled key a indexer_compress_ratio tokens (perf.c attention_flops):
