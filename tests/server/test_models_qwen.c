@@ -662,6 +662,18 @@ static void test_qwen38_flash_next_engines(void **state)
     struct gs_estimate sglang = fixture_estimate(&a, &w);
     assert_int_equal(sglang.per_gpu.weights_bytes, v29.per_gpu.weights_bytes);
 
+    /* SGLang with an fp8 cache and the MTP draft's layer, at TP 1: K and V of 13 layers (the
+     * target's 12 and the draft's), 2 heads x 256 x 2 x 1 byte each = 13,312 a token, and their
+     * pooled indexer keys in bf16, 13 x 256 / 4 = 832, which SGLang's cell adds
+     * (pool_configurator.py _compute_qsa_cell_size: QSATokenToKVPool.qsa_bytes_per_token) */
+    struct gs_workload sg = fixture_vllm_workload(1, 8192, 1, 96ULL * 1000 * 1000 * 1000);
+    sg.serving.engine.engine = GS_ENGINE_SGLANG;
+    sg.serving.kv_dtype = GS_KV_FP8;
+    sg.serving.engine.spec_method = GS_SPEC_MTP;
+    const struct gs_estimate priced = fixture_estimate(&a, &sg);
+    assert_int_equal(priced.serving.kv.bytes_per_token, 13312);
+    assert_int_equal(priced.serving.kv.indexer_token_bytes, 13 * 64);
+
     bool refuses = false;
     assert_non_null(gs_model_support(GS_ENGINE_VLLM, &a, 2800, &refuses));
     assert_true(refuses); /* recurrent layers: no Transformers backend */
