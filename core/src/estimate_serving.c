@@ -999,6 +999,52 @@ static void stage_split_notes(const struct gs_workload *w, struct gs_estimate *e
                "tensorrt_llm/mapping.py pp_layers (torch.tensor_split)");
 }
 
+/* DiffusionGemma under vLLM: each denoising step's sampler holds the canvas's logits - canvas x
+ * vocabulary rows in bf16 and their fp32 soft-capped copy (diffusion_gemma.py compute_logits, the
+ * sampler's softcap) - outside the budget vLLM sized the pool with (the profile run takes its
+ * prefill path and never sees the canvas: open PR #46155), for every running request at once in
+ * 0.24 and from 0.25 in groups sized to the memory free (PR #45672, merged 2026-07-07), one at
+ * least. The sampler's own fp32 temporaries (about six copies more, vLLM issue #50699) come on
+ * top and are not counted. */
+static void diffusion_notes(const struct gs_model_spec *m, const struct gs_workload *w,
+                            struct gs_estimate *e)
+{
+    const struct gs_inference_result *r = &e->serving;
+    if (!m->has_arch || m->arch.diffusion_canvas == 0 || w->serving.engine.engine != GS_ENGINE_VLLM)
+        return;
+    bool ovf = false;
+    const uint32_t v = w->serving.engine.version;
+    const uint64_t requests = v != 0 && v < 2500 && r->max_num_seqs ? r->max_num_seqs : 1;
+    const uint64_t step =
+        gs_mul(gs_mul(gs_mul(m->arch.diffusion_canvas, m->arch.vocab_size, &ovf), 2 + 4, &ovf),
+               requests, &ovf);
+    if (ovf)
+        return;
+    assume_value(e, "diffusion_sampler_step_bytes", step,
+                 "what a denoising step's sampler holds beyond the pool: the canvas's logits in "
+                 "bf16 and their fp32 soft-capped copy, canvas_length x vocabulary x 6 bytes a "
+                 "request, for every running request in vLLM 0.24 and from 0.25 one group at a "
+                 "time (one request at least); the sampler's fp32 temporaries come on top",
+                 "vLLM diffusion_gemma.py (PR #45163), PR #45672 (per-group sampling), issue "
+                 "#50699, PR #46155");
+    const uint64_t headroom =
+        r->budget.total_bytes / 1000 *
+        (1000 - (r->budget.fraction_permille < 1000 ? r->budget.fraction_permille : 1000));
+    if (r->has_budget && step > headroom)
+        warn(e, "diffusion_sampler_exceeds_headroom",
+             "a denoising step's canvas logits (assumption diffusion_sampler_step_bytes) are more "
+             "than the memory gpu_memory_utilization leaves outside the pool, and vLLM sizes the "
+             "pool without them: the first canvas (the warmup after the pool is allocated) runs "
+             "out of memory. Lower gpu_memory_utilization (vLLM's recipe for DiffusionGemma uses "
+             "0.85) or max_num_seqs (the recipe uses 4)");
+    else
+        warn(e, "diffusion_sampler_outside_budget",
+             "vLLM sizes DiffusionGemma's pool without its sampler's per-step memory: the canvas "
+             "logits (assumption diffusion_sampler_step_bytes) and several fp32 temporaries of "
+             "the same size must fit in what gpu_memory_utilization leaves outside the pool "
+             "(vLLM's recipe uses 0.85 and max_num_seqs 4)");
+}
+
 /* The text behind a serving answer: the engine's rule, its release and profile (the
  * engine's module writes those), and each term of the budget with its source. */
 static void explain_serving(const struct gs_workload *w, const struct gs_engine_ops *ops,
@@ -1299,6 +1345,7 @@ static enum gs_status serve(const struct gs_model_spec *m, const struct gs_workl
                ops->slack_in_non_torch ? 0 : r->budget.segment_slack_bytes, &ovf),
         &ovf);
     explain_serving(w, ops, e);
+    diffusion_notes(m, w, e);
     if (m->has_arch && p > 1) {
         e->stage_layers = m->arch.num_hidden_layers;
         e->stages = stages_for(w, p);

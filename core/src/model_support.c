@@ -331,6 +331,11 @@ static const struct support_row rows[] = {
      true, false,
      VLLM_FROM("GLM-5.3-Flash (Glm5NextForConditionalGeneration, Glm5NextForCausalLM)", "0.30.0",
                "PR #53906, not in 0.29.0 or 0.29.1rc1")},
+    /* DiffusionGemma: PR #45163 (merged 2026-06-12), first in 0.24.0 (vLLM's recipe for the
+     * model: min_vllm_version 0.24.0); tensor parallelism came with PR #46177, in 0.25.0 */
+    {GS_ENGINE_VLLM, CLASSES("DiffusionGemmaForBlockDiffusion"), 0, 2400, 0, false, false,
+     VLLM_FROM("DiffusionGemma (DiffusionGemmaForBlockDiffusion)", "0.24.0",
+               "PR #45163; tensor parallelism from 0.25.0, PR #46177")},
     /* Qwen3.8-Flash-Next: the vllm/models/qwen4_exp package (Qwen4ExpForConditionalGeneration,
      * Qwen4ExpForCausalLM, Qwen4ExpMTP) came with PR #53896, merged 2026-08-31; 0.29.0 is the
      * first release that holds it (vLLM's recipe for the model: min_vllm_version "0.29.0") */
@@ -350,6 +355,12 @@ static const struct support_row rows[] = {
      "SGLang registers no class for this model (no EntryClass names it in python/sglang/srt/models "
      "through 0.5.18), and its Transformers backend keeps no recurrent state for the Mamba or "
      "linear-attention layers, so the engine fails at startup; serve it with vLLM"},
+    /* DiffusionGemma: the launch-day runtime (PR #27823) closed unmerged and PR #34061 was still
+     * open; a Transformers backend cannot run a denoising canvas */
+    {GS_ENGINE_SGLANG, CLASSES("DiffusionGemmaForBlockDiffusion"), 0, NEVER, 0, false, false,
+     "SGLang serves no DiffusionGemma release (its launch runtime, PR #27823, was closed "
+     "unmerged; PR #34061 was open), and its Transformers backend decodes token by token, not a "
+     "denoising canvas, so the engine fails at startup; serve it with vLLM 0.24.0 or later"},
     {GS_ENGINE_SGLANG, CLASSES("T5ForConditionalGeneration"), 0, NEVER, 0, false, false,
      "SGLang has no T5 (no EntryClass names T5ForConditionalGeneration in python/sglang/srt/models "
      "through 0.5.18), and its Transformers backend takes causal and encoder-only models, not "

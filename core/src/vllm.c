@@ -1445,6 +1445,18 @@ uint64_t gs_vllm_engram_staging_bytes(const struct gs_arch *a, uint64_t tokens, 
                   2, ovf);
 }
 
+uint64_t gs_vllm_diffusion_buffer_bytes(const struct gs_arch *a, uint64_t max_num_seqs, bool *ovf)
+{
+    if (a->diffusion_canvas == 0)
+        return 0;
+    /* DiffusionGemmaModelState (PR #45163): self_conditioning_embeds, [max_num_seqs, canvas,
+     * hidden_size] fp32, and the structured-output bitmask of every canvas row, canvas x
+     * ceil(vocab / 32) int32 a request slot, both allocated before the pool is sized */
+    const uint64_t row =
+        gs_add(gs_mul(a->hidden_size, 4, ovf), gs_mul(gs_div_ceil(a->vocab_size, 32), 4, ovf), ovf);
+    return gs_mul(gs_mul(max_num_seqs, a->diffusion_canvas, ovf), row, ovf);
+}
+
 uint64_t gs_vllm_block_topk_buffer_bytes(const struct gs_arch *a, uint64_t tokens, uint64_t tensor,
                                          bool rocm, bool *ovf)
 {
@@ -1619,6 +1631,9 @@ static void vllm_load(const struct gs_inference_input *in, const struct gs_engin
                gs_vllm_engram_staging_bytes(in->arch, out->max_num_batched_tokens, in->tensor,
                                             stage->counts, ovf),
                ovf);
+    b->model_buffer_bytes =
+        gs_add(b->model_buffer_bytes,
+               gs_vllm_diffusion_buffer_bytes(in->arch, out->max_num_seqs, ovf), ovf);
     b->sparse_buffer_bytes =
         vllm_sparse_buffers(in, stage, out->max_num_batched_tokens, model_bytes, ovf);
     b->weights_bytes = gs_add(b->weights_bytes, b->model_buffer_bytes, ovf);

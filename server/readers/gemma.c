@@ -185,7 +185,7 @@ static void read_per_layer_config(struct model_reader *r, struct gemma4_text *t)
  * (the 12B's converter writes hidden_size_per_layer_input 0 and the MoE keys
  * "BC: not used by the model"). */
 static void read_text_dims(struct model_reader *r, struct gemma4_text *t, bool unified,
-                           bool assistant)
+                           bool assistant, bool diffusion)
 {
     memset(t, 0, sizeof(*t));
     t->hidden = rd_dim(r, NAMES("hidden_size"), false, 2304);
@@ -194,7 +194,10 @@ static void read_text_dims(struct model_reader *r, struct gemma4_text *t, bool u
     t->kv_heads = rd_dim(r, NAMES("num_key_value_heads"), false, 4);
     t->head_dim = rd_dim(r, NAMES("head_dim"), false, 256);
     t->global_head_dim = rd_dim(r, NAMES("global_head_dim"), false, 512);
-    t->k_eq_v = rd_flag(r, "attention_k_eq_v", false);
+    /* DiffusionGemma's layers drop v_proj on every full layer whatever the config says
+     * (DiffusionGemmaEncoderTextAttention / DecoderTextAttention: "if self.is_sliding else
+     * None"), and always route (its text config has no attention_k_eq_v or enable_moe_block) */
+    t->k_eq_v = diffusion || rd_flag(r, "attention_k_eq_v", false);
     /* the global KV heads apply only with attention_k_eq_v (Gemma4TextAttention's
      * use_alternative_attention); null keeps num_key_value_heads */
     t->global_kv_heads = rd_dim(r, NAMES("num_global_key_value_heads"), false, t->kv_heads);
@@ -205,10 +208,15 @@ static void read_text_dims(struct model_reader *r, struct gemma4_text *t, bool u
     t->kv_shared_layers = rd_dim(r, NAMES("num_kv_shared_layers"), false, 0);
     t->double_wide = rd_flag(r, "use_double_wide_mlp", false);
     t->bias = rd_flag(r, "attention_bias", false);
-    if (!unified && !assistant) {
+    if (!unified && !assistant && !diffusion) {
         t->per_layer_width = rd_dim(r, NAMES("hidden_size_per_layer_input"), false, 256);
         t->per_layer_vocab = rd_dim(r, NAMES("vocab_size_per_layer_input"), false, 262144);
         t->moe = rd_flag(r, "enable_moe_block", false);
+    }
+    if (diffusion) {
+        t->moe = true;
+        t->kv_shared_layers = 0;
+        t->double_wide = false;
     }
     if (t->moe) {
         t->experts = rd_dim(r, NAMES("num_experts"), true, 0);
@@ -432,13 +440,14 @@ static void add_rope_tables(struct gs_arch *a, const struct gemma4_text *t)
 
 /* Reads a Gemma4TextConfig (or with `unified` a Gemma4UnifiedTextConfig) into
  * `a` with the head tied per `tie`. */
-static void read_text_config(struct model_reader *r, struct gs_arch *a, bool tie, bool unified)
+static void read_text_config(struct model_reader *r, struct gs_arch *a, bool tie, bool unified,
+                             bool diffusion)
 {
     /* the causal LM soft-caps its logits (modeling_gemma4.py: logits / final_logit_softcapping,
      * tanh, * final_logit_softcapping); the published configs set 30.0, as Gemma 3n's default */
     const bool final_softcap = rd_softcap(r, "final_logit_softcapping", true);
     struct gemma4_text t;
-    read_text_dims(r, &t, unified, false);
+    read_text_dims(r, &t, unified, false, diffusion);
     if (!r->ok)
         return;
     check_kv_sources(r, t.layers, t.kv_shared_layers, t.sliding);
@@ -451,12 +460,12 @@ static void read_text_config(struct model_reader *r, struct gs_arch *a, bool tie
 
 static void read_text(struct model_reader *r, struct gs_arch *a, bool tie)
 {
-    read_text_config(r, a, tie, false);
+    read_text_config(r, a, tie, false, false);
 }
 
 static void read_unified_text(struct model_reader *r, struct gs_arch *a, bool tie)
 {
-    read_text_config(r, a, tie, true);
+    read_text_config(r, a, tie, true, false);
 }
 
 /* Gemma4ForCausalLM (model_type gemma4_text): the language model alone, its
@@ -755,7 +764,7 @@ static void read_assistant(struct model_reader *r, struct gs_arch *a, bool unifi
         rd_fail(&text, "use_double_wide_mlp", GS_ERR_INVALID, "must be false in an assistant");
     struct gemma4_text t;
     if (text.ok)
-        read_text_dims(&text, &t, unified, true);
+        read_text_dims(&text, &t, unified, true, false);
     if (text.ok && t.kv_shared_layers != 0 && t.kv_shared_layers != t.layers)
         rd_fail(&text, "num_kv_shared_layers", GS_ERR_INVALID,
                 "must be 0 or the %llu layers: every assistant layer reads the target's keys and "
@@ -1382,6 +1391,81 @@ static void read_gemma3n(struct model_reader *r, struct gs_arch *a)
     per_layer_input_buffer(a, GS_VLLM_GEMMA3N_MM_BUFFERS);
 }
 
+/* ------------------------------------------------------------ DiffusionGemma */
+
+/* DiffusionGemmaSelfConditioning (modeling_diffusion_gemma.py, the decoder's
+ * self_conditioning): pre_norm over h, gate_proj and up_proj h -> intermediate_size, down_proj
+ * back (GELU-tanh gated), post_norm without a weight - it mixes the previous denoising step's
+ * predictions into the canvas's embeddings. */
+static void diffusion_self_conditioning(struct model_reader *r, struct gs_arch *a)
+{
+    const uint64_t h = a->hidden_size;
+    const uint64_t inner = rd_dim(r, NAMES("intermediate_size"), false, 9216);
+    if (!r->ok)
+        return;
+    add(a, GS_BLOCKS_MAX, "self_conditioning.pre_norm", GS_MODULE_NORM, GS_SPLIT_NONE,
+        GS_PART_OTHER, 0, 1, h, 1);
+    add(a, GS_BLOCKS_MAX, "self_conditioning.gate_proj_up_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+        GS_PART_OTHER, GS_MOD_QUANT, h, inner, 2);
+    add(a, GS_BLOCKS_MAX, "self_conditioning.down_proj", GS_MODULE_LINEAR, GS_SPLIT_NONE,
+        GS_PART_OTHER, GS_MOD_QUANT, inner, h, 1);
+}
+
+/* The text model of DiffusionGemma: Gemma 4's layers once - transformers builds an encoder
+ * (the prompt, causal, writing the cache) and a decoder (the canvas, bidirectional over the
+ * cache and itself) and ties every text weight of the one to the other (_tied_weights_keys;
+ * the encoder's 30 layer_scalar buffers, like the decoder's, are checkpoint tensors but not
+ * parameters) - with every layer routed and the full layers' values their keys, the head tied
+ * to the embedding, and the decoder's self-conditioning MLP. vLLM allocates an input-embedding
+ * row a scheduled token with the model (DiffusionGemmaModelState._inputs_embeds_buf: the
+ * canvas's embeddings are built there). */
+static void read_diffusion_text(struct model_reader *r, struct gs_arch *a, bool tie)
+{
+    read_text_config(r, a, tie, false, true);
+    if (r->ok)
+        diffusion_self_conditioning(r, a);
+    a->token_buffer_width = a->hidden_size;
+}
+
+/* DiffusionGemma's encoder has no audio tower. */
+static void no_audio(struct model_reader *r, struct gs_arch *a)
+{
+    (void)r;
+    (void)a;
+}
+
+/* canvas_length (required by vLLM's DiffusionConfig; DiffusionGemmaConfig's 256) and the training
+ * refusal: transformers' forward computes no loss (one encoder pass and one decoder pass over a
+ * random canvas, fp32 logits over the canvas alone) and the trainers' recipes run two or three
+ * passes gpusizer does not describe. */
+static void diffusion_common(struct model_reader *r, struct gs_arch *a)
+{
+    a->diffusion_canvas = rd_size(r, NAMES("canvas_length"), 256);
+    a->training_refusal =
+        "DiffusionGemma (DiffusionGemmaForBlockDiffusion) trains by denoising a canvas: "
+        "transformers' forward computes no loss, and the recipes that train it run a causal "
+        "pass over the prompt and response and one or two bidirectional passes over the "
+        "corrupted canvas, which gpusizer does not describe; size its serving";
+}
+
+/* DiffusionGemmaForBlockDiffusion (model_type diffusion_gemma, transformers models/diffusion_gemma;
+ * google/diffusiongemma-26B-A4B-it): Gemma 4 26B-A4B's text model once, its vision tower and
+ * projector under the encoder, no audio tower. */
+static void read_diffusion_gemma(struct model_reader *r, struct gs_arch *a)
+{
+    read_conditional_generation(r, a, read_diffusion_text, read_vision, no_audio);
+    if (r->ok)
+        diffusion_common(r, a);
+}
+
+/* The text config alone (diffusion_gemma_text). */
+static void read_diffusion_gemma_text(struct model_reader *r, struct gs_arch *a)
+{
+    read_diffusion_text(r, a, rd_flag(r, "tie_word_embeddings", true));
+    if (r->ok)
+        diffusion_common(r, a);
+}
+
 const struct model_type MODELS_GEMMA[] = {
     {"gemma4", "Gemma4ForConditionalGeneration", read_gemma4},
     {"gemma4_text", "Gemma4ForCausalLM", read_gemma4_text},
@@ -1390,6 +1474,8 @@ const struct model_type MODELS_GEMMA[] = {
     {"gemma4_assistant", "Gemma4AssistantForCausalLM", read_gemma4_assistant},
     {"gemma4_unified_assistant", "Gemma4UnifiedAssistantForCausalLM",
      read_gemma4_unified_assistant},
+    {"diffusion_gemma", "DiffusionGemmaForBlockDiffusion", read_diffusion_gemma},
+    {"diffusion_gemma_text", "DiffusionGemmaForBlockDiffusion", read_diffusion_gemma_text},
     {"gemma3n", "Gemma3nForConditionalGeneration", read_gemma3n},
     {"gemma3n_text", "Gemma3nForCausalLM", read_gemma3n_text},
     {NULL, NULL, NULL},

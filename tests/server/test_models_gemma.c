@@ -16,6 +16,7 @@
 #include "arch_fixture.h"
 #include "gs/estimate.h"
 #include "gs/inference.h"
+#include "gs/model_support.h"
 #include "readers/models.h"
 
 #include <stdio.h>
@@ -646,6 +647,61 @@ static void test_vaultgemma(void **state)
     assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 106496);
 }
 
+/* diffusion_gemma/README.md: DiffusionGemma 26B-A4B is Gemma 4 26B-A4B's text model once (the
+ * encoder's text weights are tied to the decoder's) and vision tower, 25,805,933,872, plus the
+ * decoder's self-conditioning MLP (pre_norm 2,816, gate/up 2 x 2,112 x 2,816, down 2,816 x 2,112
+ * = 17,844,992): 25,823,778,864, the checkpoint index's total_parameters. The same cache as Gemma
+ * 4 26B-A4B (only the encoder writes it). vLLM allocates with the model an input-embedding row a
+ * scheduled token (8,192 x 2,816 x 2) and a request slot's self-conditioning embedding (256 x
+ * 2,816 x 4) and bitmask (256 x 262,144 / 32 x 4): 91,226,112 bytes for 4 slots; a denoising
+ * step's logits, 256 x 262,144 x (2 + 4) bytes a request, sit outside its budget - in 0.24 for
+ * every running request at once. Served by vLLM from 0.24.0, by no SGLang release; no training. */
+static void test_diffusion_gemma(void **state)
+{
+    (void)state;
+    const struct gs_arch a = fixture_arch_file("diffusion_gemma/config.json");
+    const struct gs_arch g = fixture_arch_file("gemma4/google__gemma-4-26B-A4B.json");
+    const struct gs_param_count c = fixture_count(&a);
+    assert_int_equal(c.total, 25823778864ULL);
+    assert_int_equal(c.total - fixture_count(&g).total, 17844992);
+    assert_int_equal(c.other, 2816 + 2ULL * 2112 * 2816 + 2816ULL * 2112);
+    assert_int_equal(c.vision, 572792112ULL);
+    assert_int_equal(c.lm_head, 0);
+    assert_int_equal(a.diffusion_canvas, 256);
+    assert_int_equal(fixture_layout(&a, 1).bytes_per_token, 225280);
+    assert_non_null(a.training_refusal);
+
+    struct gs_workload w = fixture_vllm_workload(4, 8192, 1, 141ULL * 1000 * 1000 * 1000);
+    w.serving.engine.max_num_seqs = 4;
+    w.serving.engine.max_num_batched_tokens = 8192;
+    struct gs_estimate e = fixture_estimate(&a, &w);
+    assert_int_equal(e.serving.budget.model_buffer_bytes,
+                     8192ULL * 2816 * 2 + 4ULL * 256 * (2816 * 4 + 262144 / 32 * 4));
+    const struct gs_assumption *step = fixture_assumption(&e, "diffusion_sampler_step_bytes");
+    assert_non_null(step);
+    assert_int_equal(step->value, 256ULL * 262144 * 6);
+    assert_true(fixture_warned(&e, "diffusion_sampler_outside_budget"));
+    w.serving.engine.version = 2400;
+    e = fixture_estimate(&a, &w);
+    assert_int_equal(fixture_assumption(&e, "diffusion_sampler_step_bytes")->value,
+                     4ULL * 256 * 262144 * 6);
+
+    bool refuses = false;
+    assert_non_null(gs_model_support(GS_ENGINE_VLLM, &a, 2300, &refuses));
+    assert_true(refuses);
+    assert_null(gs_model_support(GS_ENGINE_VLLM, &a, 2400, &refuses));
+    assert_non_null(gs_model_support(GS_ENGINE_SGLANG, &a, 0, &refuses));
+    assert_true(refuses);
+
+    struct gs_model_spec m = fixture_spec(&a);
+    struct gs_workload t = fixture_workload(GS_MODE_TRAINING);
+    struct gs_estimate te;
+    struct gs_error err;
+    gs_error_init(&err);
+    assert_int_equal(gs_estimate_compute(&m, &t, &te, &err), GS_ERR_UNSUPPORTED);
+    assert_string_equal(err.items[0].pointer, "/mode");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -666,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_gemma_softcapping),
         cmocka_unit_test(test_types_listed),
         cmocka_unit_test(test_gemma4_assistants),
+        cmocka_unit_test(test_diffusion_gemma),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -569,6 +569,11 @@ struct gs_arch {
                                            gradient keeps the fp32 normalized tensor */
     bool mlp_dropout;                   /* dropout inside the MLP, before the down projection
                                            (T5's dropout_rate, Whisper's activation_dropout) */
+    /* DiffusionGemma: canvas_length, the tokens a request denoises at once (vLLM keeps a
+     * self-conditioning embedding and a structured-output bitmask of that many rows a request
+     * slot, gs_vllm_diffusion_buffer_bytes, and its sampler reads that many rows of logits a
+     * request); 0 for autoregressive models */
+    uint64_t diffusion_canvas;
     const char *training_refusal;       /* why no training of the type is sized (static
                                            storage; NULL: training is sized): a model no
                                            training framework builds (DeepSeek-V4.1) */

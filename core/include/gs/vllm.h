@@ -335,6 +335,11 @@ uint64_t gs_vllm_sparse_buffer_bytes(const struct gs_arch *arch, uint32_t versio
 uint64_t gs_vllm_engram_staging_bytes(const struct gs_arch *arch, uint64_t tokens, uint64_t tensor,
                                       const uint64_t counts[GS_BLOCKS_MAX], bool *overflow);
 
+/* DiffusionGemma's per-request buffers vLLM's model state allocates before the pool is sized,
+ * for max_num_seqs request slots: a self-conditioning embedding (canvas x hidden_size fp32) and a
+ * structured-output bitmask (canvas x ceil(vocab / 32) int32) each; 0 for other models. */
+uint64_t gs_vllm_diffusion_buffer_bytes(const struct gs_arch *a, uint64_t max_num_seqs, bool *ovf);
+
 /* Bytes of the block top-k buffer MiniMax-M3's model allocates with itself on every GPU
  * (vllm/models/minimax_m3/nvidia/model.py MiniMaxM3Model.__init__, PR #45892, in M3's first
  * release 0.24.0): topk_indices_buffer, int32, max(1, sparse_num_index_heads / `tensor`) index
