@@ -1013,6 +1013,14 @@ static void diffusion_notes(const struct gs_model_spec *m, const struct gs_workl
     if (!m->has_arch || m->arch.diffusion_canvas == 0 || w->serving.engine.engine != GS_ENGINE_VLLM)
         return;
     bool ovf = false;
+    const uint64_t slots = gs_vllm_diffusion_buffer_bytes(&m->arch, r->max_num_seqs, &ovf);
+    assume_value(e, "diffusion_request_buffer_bytes", slots,
+                 "of model_buffer_bytes, the request slots' canvas buffers DiffusionGemma's model "
+                 "state allocates before the pool is sized: a self-conditioning embedding "
+                 "(canvas_length x hidden_size fp32) and a structured-output bitmask "
+                 "(canvas_length x vocabulary / 32 int32) for each of max_num_seqs slots - "
+                 "inference.max_num_seqs lowers it (vLLM's recipe for the model sets 4)",
+                 "vLLM diffusion_gemma model state (PR #45163)");
     const uint32_t v = w->serving.engine.version;
     const uint64_t requests = v != 0 && v < 2500 && r->max_num_seqs ? r->max_num_seqs : 1;
     const uint64_t step =

@@ -677,6 +677,8 @@ static void test_diffusion_gemma(void **state)
     struct gs_estimate e = fixture_estimate(&a, &w);
     assert_int_equal(e.serving.budget.model_buffer_bytes,
                      8192ULL * 2816 * 2 + 4ULL * 256 * (2816 * 4 + 262144 / 32 * 4));
+    assert_int_equal(fixture_assumption(&e, "diffusion_request_buffer_bytes")->value,
+                     4ULL * 256 * (2816 * 4 + 262144 / 32 * 4));
     const struct gs_assumption *step = fixture_assumption(&e, "diffusion_sampler_step_bytes");
     assert_non_null(step);
     assert_int_equal(step->value, 256ULL * 262144 * 6);
