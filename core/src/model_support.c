@@ -358,9 +358,9 @@ static const struct support_row rows[] = {
     /* DiffusionGemma: the launch-day runtime (PR #27823) closed unmerged and PR #34061 was still
      * open; a Transformers backend cannot run a denoising canvas */
     {GS_ENGINE_SGLANG, CLASSES("DiffusionGemmaForBlockDiffusion"), 0, NEVER, 0, false, false,
-     "SGLang serves no DiffusionGemma release (its launch runtime, PR #27823, was closed "
-     "unmerged; PR #34061 was open), and its Transformers backend decodes token by token, not a "
-     "denoising canvas, so the engine fails at startup; serve it with vLLM 0.24.0 or later"},
+     "no SGLang release serves DiffusionGemma (its launch runtime, PR #27823, was closed "
+     "unmerged; PR #34061 was open), and SGLang's Transformers backend decodes token by token, "
+     "not a denoising canvas, so the engine fails at startup; serve it with vLLM 0.24.0 or later"},
     {GS_ENGINE_SGLANG, CLASSES("T5ForConditionalGeneration"), 0, NEVER, 0, false, false,
      "SGLang has no T5 (no EntryClass names T5ForConditionalGeneration in python/sglang/srt/models "
      "through 0.5.18), and its Transformers backend takes causal and encoder-only models, not "
