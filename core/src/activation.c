@@ -1971,16 +1971,22 @@ static struct layer_parts layer(struct acc *c, const struct gs_activation_input 
     uint64_t hc_sites = 0;
     bool gated = false;
     const uint64_t hc_n = hc_streams(b, h, &hc_sites, &gated);
-    const struct gated_residual gr =
-        gated_residual_of(b->modules, b->module_count, "hyper_connection.");
-    if (hc_sites)
+    if (hc_sites && gated) {
+        const struct gated_residual gr =
+            gated_residual_of(b->modules, b->module_count, "hyper_connection.");
         p.replicated =
             add(c, p.replicated,
                 mul(c, mul(c, hc_sites, tokens),
-                    gated ? gated_residual_site_bytes(c, in, &gr, hc_n, h, residual, input_frozen)
-                          : hc_site_bytes(c, in, hc_n, h, residual, input_frozen)));
-    p.replicated =
-        add(c, p.replicated, mul(c, tokens, ple_bytes(c, in, b, h, residual, input_frozen)));
+                    gated_residual_site_bytes(c, in, &gr, hc_n, h, residual, input_frozen)));
+    } else if (hc_sites) {
+        p.replicated = add(c, p.replicated,
+                           mul(c, mul(c, hc_sites, tokens),
+                               hc_site_bytes(c, in, hc_n, h, residual, input_frozen)));
+    }
+    /* the PLE layer holds the n-gram table, a host table: other blocks skip the name search */
+    if (gs_block_has_host_table(b))
+        p.replicated =
+            add(c, p.replicated, mul(c, tokens, ple_bytes(c, in, b, h, residual, input_frozen)));
 
     /* transformers' masked SDPA path (sdpa_masked): sdpa_attention.py repeats grouped K/V
      * (use_gqa_in_sdpa is false under a mask), and SDPA, which the flash kernel cannot serve with

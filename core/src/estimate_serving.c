@@ -1006,6 +1006,10 @@ static void stage_split_notes(const struct gs_workload *w, struct gs_estimate *e
  * 0.24 and from 0.25 in groups sized to the memory free (PR #45672, merged 2026-07-07), one at
  * least. The sampler's own fp32 temporaries (about six copies more, vLLM issue #50699) come on
  * top and are not counted. */
+/* The first vLLM release whose DiffusionGemma sampler runs the canvases a group at a time
+ * (PR #45672, merged 2026-07-07, after 0.24.0's release on 2026-06-29) */
+enum { GS_VLLM_DIFFUSION_GROUPED_SAMPLER = 2500 };
+
 static void diffusion_notes(const struct gs_model_spec *m, const struct gs_workload *w,
                             struct gs_estimate *e)
 {
@@ -1022,7 +1026,8 @@ static void diffusion_notes(const struct gs_model_spec *m, const struct gs_workl
                  "inference.max_num_seqs lowers it (vLLM's recipe for the model sets 4)",
                  "vLLM diffusion_gemma model state (PR #45163)");
     const uint32_t v = w->serving.engine.version;
-    const uint64_t requests = v != 0 && v < 2500 && r->max_num_seqs ? r->max_num_seqs : 1;
+    const uint64_t requests =
+        v != 0 && v < GS_VLLM_DIFFUSION_GROUPED_SAMPLER && r->max_num_seqs ? r->max_num_seqs : 1;
     const uint64_t step =
         gs_mul(gs_mul(gs_mul(m->arch.diffusion_canvas, m->arch.vocab_size, &ovf), 2 + 4, &ovf),
                requests, &ovf);
